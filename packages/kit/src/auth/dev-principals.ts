@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { uuidv5 } from '../ids.ts';
+import type { Grant, Principal } from './principal.ts';
+
+/** The fixed namespace under which local dev principals get their stable FIDs (DECISIONS item 3). */
+export const DEV_FID_NAMESPACE = '6f1c1a52-3c1e-4b8e-9a57-2f2d7c0f0a11';
+
+export const devFid = (email: string) => uuidv5(email.trim().toLowerCase(), DEV_FID_NAMESPACE);
+
+interface DevFile {
+  people: { email: string; given_name?: string; family_name?: string; grants: Grant[] }[];
+  services: { id: string; grants?: Grant[] }[];
+}
+
+export const DEFAULT_DEV_PRINCIPALS = fileURLToPath(new URL('../../../../config/dev-principals.json', import.meta.url));
+
+/**
+ * Resolves an `X-Dev-Principal` value (an email, or `service:<name>`) to a principal. Honoured
+ * only when DEV_AUTH=1; any email not in the file is a signed-in person with no grants.
+ */
+export class DevPrincipals {
+  private readonly people = new Map<string, Principal>();
+  private readonly services = new Map<string, Principal>();
+
+  constructor(file: DevFile) {
+    for (const p of file.people) {
+      const email = p.email.toLowerCase();
+      this.people.set(email, { id: devFid(email), kind: 'person', email, grants: p.grants });
+    }
+    for (const s of file.services) {
+      this.services.set(s.id, { id: s.id, kind: 'service', grants: s.grants ?? [] });
+    }
+  }
+
+  static load(path = DEFAULT_DEV_PRINCIPALS): DevPrincipals {
+    return new DevPrincipals(JSON.parse(readFileSync(path, 'utf8')) as DevFile);
+  }
+
+  resolve(value: string): Principal | null {
+    const v = value.trim();
+    if (v.startsWith('service:')) {
+      if (!/^service:[a-z][a-z0-9-]*$/.test(v)) return null;
+      return this.services.get(v) ?? { id: v, kind: 'service', grants: [] };
+    }
+    const email = v.toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) return null;
+    return this.people.get(email) ?? { id: devFid(email), kind: 'person', email, grants: [] };
+  }
+
+  list(): Principal[] {
+    return [...this.people.values(), ...this.services.values()];
+  }
+}

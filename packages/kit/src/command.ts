@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Principal } from './auth/principal.ts';
+import type { Db } from './db/database.ts';
+import { AppError, badRequest, conflict } from './errors.ts';
+
+/** DECISIONS item 5: at most 255 characters of visible ASCII. */
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+export function idempotencyKey(req: FastifyRequest): string {
+  const raw = req.headers['idempotency-key'];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined || key === '') {
+    throw badRequest('idempotency_key_required', 'This command needs an Idempotency-Key header');
+  }
+  if (!KEY_RE.test(key)) {
+    throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters');
+  }
+  return key;
+}
+
+/** Stable JSON: key order does not change the hash of a body. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export interface CommandResult<T> {
+  status: number;
+  data: T;
+}
+
+export interface CommandContext {
+  db: Db;
+  req: FastifyRequest;
+  principal: Principal;
+}
+
+/**
+ * Runs a command once per Idempotency-Key. The key, a hash of method + URL (path ids and query)
+ * + body + caller, and the response are stored in the command's own transaction:
+ * - same key, same request: the stored response is replayed and nothing runs again;
+ * - same key, another path, body, method or caller: 409 idempotency_key_reused;
+ * - two concurrent requests with one key: an advisory lock on the key makes the second wait for
+ *   the first and then replay its result.
+ * A command that fails writes nothing, its key included, so a corrected retry can run.
+ */
+export async function runCommand<T>(
+  ctx: CommandContext,
+  work: (trx: Db) => Promise<CommandResult<T>>,
+): Promise<CommandResult<T> & { replayed: boolean }> {
+  const key = idempotencyKey(ctx.req);
+  const path = ctx.req.url;
+  const method = ctx.req.method;
+  const hash = createHash('sha256')
+    .update(`${method}\n${path}\n${ctx.principal.id}\n${canonical(ctx.req.body ?? null)}`)
+    .digest('hex');
+  return ctx.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${key}`}, 0))`.execute(trx);
+    const stored = await sql<{ request_hash: string; status: number; response: unknown }>`
+      SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(trx);
+    const prior = stored.rows[0];
+    if (prior) {
+      if (prior.request_hash !== hash) {
+        throw conflict(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used for another request (different path, body, method or caller)',
+        );
+      }
+      const data = (typeof prior.response === 'string' ? JSON.parse(prior.response) : prior.response) as T;
+      return { status: prior.status, data, replayed: true };
+    }
+    const result = await work(trx);
+    await sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
+      VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, ${result.status}, ${JSON.stringify(result.data ?? null)})`.execute(
+      trx,
+    );
+    return { ...result, replayed: false };
+  });
+}
+
+/** Sends a command's result in the envelope, marking replays with a header. */
+export function sendCommandResult<T>(reply: FastifyReply, result: CommandResult<T> & { replayed: boolean }) {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(result.status).send(reply.envelope(result.data));
+}
+
+export { AppError };

@@ -1,0 +1,119 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { PgliteDialect, SharedPglite } from './pglite-dialect.ts';
+
+/**
+ * A service's database: Kysely over either a `pg` pool (DATABASE_URL) or the process's shared
+ * PGlite. Queries run with search_path set to the service's schema, so SQL names tables bare
+ * and one database can hold several services.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: services type their rows at the store layer.
+export type Db = Kysely<any>;
+
+export interface Database {
+  db: Db;
+  schema: string;
+  kind: 'pglite' | 'postgres';
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Dates stay `YYYY-MM-DD` strings and int8 becomes a JS number (money is safe-integer minor units). */
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const pgParsers = {
+  [DATE_OID]: (v: string) => v,
+  [INT8_OID]: (v: string) => Number(v),
+  [NUMERIC_OID]: (v: string) => Number(v),
+};
+
+let processPglite: Promise<SharedPglite> | undefined;
+const pgliteByDir = new Map<string, Promise<SharedPglite>>();
+
+/** Open (once per process and folder) a PGlite; `memory://` for an in-memory one. */
+export function openPglite(dataDir: string, loadDataDir?: Blob): Promise<SharedPglite> {
+  const key = dataDir;
+  if (dataDir === 'memory://' || loadDataDir) {
+    return open(dataDir === 'memory://' ? undefined : dataDir, loadDataDir);
+  }
+  let p = pgliteByDir.get(key);
+  if (!p) {
+    p = open(dataDir);
+    pgliteByDir.set(key, p);
+  }
+  return p;
+}
+
+async function open(dataDir?: string, loadDataDir?: Blob): Promise<SharedPglite> {
+  const instance = new PGlite({ dataDir, loadDataDir, parsers: pgParsers });
+  await instance.waitReady;
+  return new SharedPglite(instance);
+}
+
+export interface DatabaseOptions {
+  schema: string;
+  /** postgres://… to use a server; otherwise PGlite. */
+  url?: string;
+  /** PGlite folder (ignored with url); `memory://` for in-memory. */
+  dataDir?: string;
+  /** An already opened shared PGlite (the embedded launcher and tests pass theirs). */
+  pglite?: SharedPglite;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  const { schema } = opts;
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      options: `-c search_path=${schema},public`,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          const custom = (pgParsers as Record<number, (v: string) => unknown>)[oid];
+          return custom ?? pg.types.getTypeParser(oid, format);
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    // A dropped server connection must not crash the process; readiness reports it.
+    pool.on('error', () => {});
+    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db).catch((e) => {
+      // Concurrent creators race on the catalog; the schema existing is all we need.
+      if (!String(e.message).includes('already exists') && e.code !== '23505') throw e;
+    });
+    return {
+      db,
+      schema,
+      kind: 'postgres',
+      ping: () => ping(db),
+      close: () => db.destroy(),
+    };
+  }
+  const shared = opts.pglite ?? (processPglite ??= openPglite(opts.dataDir ?? 'memory://'));
+  const handle = await shared;
+  await handle.pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  const db: Db = new Kysely({ dialect: new PgliteDialect(handle, schema) });
+  return {
+    db,
+    schema,
+    kind: 'pglite',
+    ping: () => ping(db),
+    close: async () => {},
+  };
+}
+
+async function ping(db: Db): Promise<boolean> {
+  try {
+    await Promise.race([
+      sql`select 1`.execute(db),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('ping timeout')), 2000).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+
+/**
+ * Plain SQL migrations applied in order and recorded in `schema_migrations`. Files are
+ * `NNNN_name.sql`; an optional `NNNN_name.down.sql` rolls one back (a down file may refuse,
+ * by raising, while data it would destroy exists). The kit's own tables come first.
+ */
+export interface Migration {
+  id: string;
+  up: string;
+  down?: string;
+}
+
+export function readMigrations(dir: string, prefix = ''): Migration[] {
+  const files = readdirSync(dir).filter((f) => /^\d{4}_.+\.sql$/.test(f));
+  const ups = files.filter((f) => !f.endsWith('.down.sql')).sort();
+  return ups.map((f) => {
+    const base = f.replace(/\.sql$/, '');
+    const downFile = files.find((d) => d === `${base}.down.sql`);
+    return {
+      id: `${prefix}${base}`,
+      up: readFileSync(join(dir, f), 'utf8'),
+      down: downFile ? readFileSync(join(dir, downFile), 'utf8') : undefined,
+    };
+  });
+}
+
+const LOCK = 'schema_migrations';
+
+export async function migrate(db: Db, migrations: Migration[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    // One migrator at a time per schema, so replicas starting together do not race.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ${LOCK}, 0))`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
+    const done = await sql<{ id: string }>`SELECT id FROM schema_migrations`.execute(trx);
+    const applied = new Set(done.rows.map((r) => r.id));
+    const ran: string[] = [];
+    for (const m of migrations) {
+      if (applied.has(m.id)) continue;
+      await sql.raw(m.up).execute(trx);
+      const checksum = createHash('sha256').update(m.up).digest('hex');
+      await sql`INSERT INTO schema_migrations (id, checksum) VALUES (${m.id}, ${checksum})`.execute(trx);
+      ran.push(m.id);
+    }
+    return ran;
+  });
+}
+
+/** Roll back the newest applied migrations down to (not including) `toId`. */
+export async function rollback(db: Db, migrations: Migration[], toId: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ${LOCK}, 0))`.execute(trx);
+    const done = await sql<{ id: string }>`SELECT id FROM schema_migrations ORDER BY id DESC`.execute(trx);
+    const rolled: string[] = [];
+    for (const { id } of done.rows) {
+      if (id <= toId) break;
+      const m = migrations.find((x) => x.id === id);
+      if (!m?.down) throw new Error(`Migration ${id} has no down migration`);
+      await sql.raw(m.down).execute(trx);
+      await sql`DELETE FROM schema_migrations WHERE id = ${id}`.execute(trx);
+      rolled.push(id);
+    }
+    return rolled;
+  });
+}

@@ -1,0 +1,197 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Authenticator } from '../auth/authenticate.ts';
+import type { Database } from '../db/database.ts';
+import { Envelope, ErrorEnvelope, type HeaderValue, header } from '../envelope.ts';
+import { type ErrorDetail, isAppError, unavailable } from '../errors.ts';
+import { uuidv7 } from '../ids.ts';
+import { validationDetails, validatorCompiler } from './validation.ts';
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  import('fastify').FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface ServiceAppOptions {
+  service: string;
+  title: string;
+  description: string;
+  version?: string;
+  database: Database;
+  authenticator: Authenticator;
+  logLevel?: string;
+  /** The service's routes; registered after the kit's routes and OpenAPI set-up. */
+  routes: (app: App) => Promise<void> | void;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '422', '500', '503'];
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Wrap a result in the {header, payload} envelope. */
+    envelope<T, M extends object | undefined = undefined>(
+      data: T,
+      meta?: M,
+    ): { header: HeaderValue; payload: M extends undefined ? { data: T } : { data: T; meta: M } };
+  }
+}
+
+export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: opts.logLevel ?? 'info',
+      // Tokens and personal data are never logged.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-service-token"]'],
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : uuidv7();
+    },
+    ajv: { customOptions: { strict: false } },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('principal', null);
+  app.decorateReply('envelope', function (this: FastifyReply, data: unknown, meta?: object) {
+    return { header: header(opts.service, String(this.request.id)), payload: meta ? { data, meta } : { data } } as never;
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    req.principal = await opts.authenticator.authenticate(req);
+  });
+
+  // Every route documents the enveloped error bodies it can answer with.
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    if ((schema as { hide?: boolean }).hide) return;
+    const response = (schema.response ??= {}) as Record<string, unknown>;
+    for (const status of ERROR_STATUSES) response[status] ??= Type.Ref('ErrorEnvelope');
+    if (route.url.startsWith('/v1/')) schema.security ??= [{ devPrincipal: [] }, { bearer: [] }];
+  });
+
+  app.addSchema(ErrorEnvelope);
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    let status = 500;
+    let details: ErrorDetail[];
+    if (isAppError(error)) {
+      status = error.status;
+      details = error.details;
+    } else if (error.validation) {
+      status = 422;
+      details = validationDetails(error.validation as never, error.validationContext ?? 'body');
+    } else if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error.statusCode === 400 && error instanceof SyntaxError)) {
+      status = 400;
+      details = [{ code: 'malformed_json', message: 'The request body is not valid JSON' }];
+    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      details = [{ code: 'unsupported_media_type', message: 'Send application/json' }];
+    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      details = [{ code: 'body_too_large', message: 'The request body is too large' }];
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      details = [{ code: 'bad_request', message: error.message }];
+    } else {
+      req.log.error({ err: error }, 'unhandled error');
+      details = [{ code: 'internal_error', message: 'Internal error' }];
+    }
+    return reply
+      .code(status)
+      .send({ header: header(opts.service, String(req.id)), payload: { errors: details } });
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({
+      header: header(opts.service, String(req.id)),
+      payload: { errors: [{ code: 'route_not_found', message: `No route ${req.method} ${req.url.split('?')[0]}` }] },
+    }),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: opts.title, description: opts.description, version: opts.version ?? '1.0.0' },
+      components: {
+        securitySchemes: {
+          devPrincipal: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Dev-Principal',
+            description: 'Local development only (DEV_AUTH=1): an email from the dev principals file, or service:<name>',
+          },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _b, _f, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api-docs' });
+
+  const Discovery = Type.Object({
+    service: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    version: Type.String(),
+    links: Type.Record(Type.String(), Type.String()),
+  });
+  const Status = Type.Object({ status: Type.String() });
+
+  app.get(
+    '/',
+    { schema: { tags: ['ops'], summary: 'Service discovery', response: { 200: Envelope(Discovery) } } },
+    async (_req, reply) =>
+      reply.envelope({
+        service: opts.service,
+        title: opts.title,
+        description: opts.description,
+        version: opts.version ?? '1.0.0',
+        links: {
+          api_docs: '/api-docs',
+          openapi_json: '/openapi.json',
+          openapi_yaml: '/openapi.yaml',
+          healthz: '/healthz',
+          readyz: '/readyz',
+        },
+      }),
+  );
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true } },
+    async (_req, reply) => reply.type('application/json').send(app.swagger()),
+  );
+  app.get(
+    '/openapi.yaml',
+    { schema: { hide: true } },
+    async (_req, reply) => reply.type('application/yaml').send(app.swagger({ yaml: true })),
+  );
+  app.get(
+    '/healthz',
+    { schema: { tags: ['ops'], summary: 'Liveness', response: { 200: Envelope(Status) } } },
+    async (_req, reply) => reply.envelope({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: { tags: ['ops'], summary: 'Readiness: the database answers', response: { 200: Envelope(Status) } },
+    },
+    async (_req, reply) => {
+      if (await opts.database.ping()) return reply.envelope({ status: 'ready' });
+      throw unavailable('database_unavailable', 'The database does not answer');
+    },
+  );
+
+  await app.register(async (scoped) => {
+    await opts.routes(scoped as App);
+  });
+  return app;
+}

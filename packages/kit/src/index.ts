@@ -1,0 +1,18 @@
+export * from './auth/authenticate.ts';
+export * from './auth/dev-principals.ts';
+export * from './auth/principal.ts';
+export * from './bus/bus.ts';
+export { MemoryBus } from './bus/memory.ts';
+export { NatsBus } from './bus/nats.ts';
+export * from './client.ts';
+export * from './command.ts';
+export * from './config.ts';
+export * from './db/database.ts';
+export * from './db/migrate.ts';
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './http/app.ts';
+export * from './ids.ts';
+export * from './outbox.ts';
+export * from './pagination.ts';
+export { KIT_MIGRATIONS } from './kit-migrations.ts';
