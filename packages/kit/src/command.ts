@@ -95,3 +95,13 @@ export function sendCommandResult<T>(reply: FastifyReply, result: CommandResult<
 }
 
 export { AppError };
+
+/** A preValidation hook for command routes: the key is required before the body is looked at. */
+export const requireIdempotencyKey = async (req: FastifyRequest) => {
+  idempotencyKey(req);
+};
+
+/** A preValidation hook for commands whose body may be omitted entirely: it reads as {}. */
+export const emptyBodyAsObject = async (req: FastifyRequest) => {
+  if (req.body === undefined || req.body === null) req.body = {};
+};

@@ -80,8 +80,7 @@ export function loadConfig<S extends Record<string, Reader<unknown>>>(
 }
 
 /** The settings every service shares; a service adds its own on top. */
-export const commonConfig = (service: string, defaultPort: number) => ({
-  [`PORT_${service.toUpperCase()}`]: port(defaultPort),
+export const commonConfig = () => ({
   HOST: str('127.0.0.1'),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   PLATFORM_DATA_DIR: str('./.data'),

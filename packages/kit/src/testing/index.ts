@@ -1,0 +1,3 @@
+export * from './command-checks.ts';
+export * from './database.ts';
+export * from './openapi.ts';

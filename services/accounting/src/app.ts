@@ -1,0 +1,32 @@
+import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { accountRoutes } from './routes/accounts.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { journalRoutes } from './routes/journal.ts';
+import { legalEntityRoutes } from './routes/legal-entities.ts';
+import { periodRoutes } from './routes/periods.ts';
+import { reportRoutes } from './routes/reports.ts';
+
+export interface AccountingDeps {
+  database: Database;
+  authenticator: Authenticator;
+  /** The server clock; tests pass their own to stand at chosen instants. */
+  clock?: () => Date;
+  logLevel?: string;
+}
+
+export async function buildApp(deps: AccountingDeps) {
+  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()) };
+  return createServiceApp({
+    service: 'accounting',
+    title: 'Accounting',
+    description: 'Charts of accounts, journal entries, legal-entity calendars, periods, balances and reports',
+    database: deps.database,
+    authenticator: deps.authenticator,
+    logLevel: deps.logLevel,
+    routes: (app) => {
+      for (const routes of [accountRoutes, legalEntityRoutes, journalRoutes, periodRoutes, reportRoutes]) {
+        routes(app, routeDeps);
+      }
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import type { AccountInput } from '../schemas/accounts.ts';
+import { findAccount, findAccountByCode, insertAccount, setPostable } from '../store/accounts.ts';
+import { type CommandCtx, SERVICE, type WhyValue } from './context.ts';
+
+export async function createAccount({ trx, principal, now }: CommandCtx, input: AccountInput, why?: WhyValue) {
+  let parentId: string | null = null;
+  if (input.parent_code !== undefined) {
+    const parent = await findAccountByCode(trx, input.chart_code, input.parent_code);
+    if (!parent) {
+      throw unprocessable(
+        'parent_not_found',
+        `No account ${input.parent_code} in chart ${input.chart_code}`,
+        'data/parent_code',
+      );
+    }
+    parentId = parent.id;
+  }
+  const account = await insertAccount(trx, uuidv7(now.getTime()), input, parentId, principal.id, now);
+  if (!account) throw conflict('account_code_exists', `Account ${input.code} already exists in chart ${input.chart_code}`);
+  await emit(trx, SERVICE, [{ type: 'account.created', data: { account, actor_fid: principal.id, why: why ?? null } }], now);
+  return account;
+}
+
+/** An account-use change: whether journal lines may reference the account. */
+export async function setAccountPostability(
+  { trx, principal, now }: CommandCtx,
+  id: string,
+  isPostable: boolean,
+  why?: WhyValue,
+) {
+  const before = await findAccount(trx, id);
+  if (!before) throw notFound('Account', 'account_not_found');
+  if (before.is_postable !== isPostable) {
+    await setPostable(trx, id, isPostable);
+    await emit(
+      trx,
+      SERVICE,
+      [{ type: 'account.postability_changed', data: { account_id: id, is_postable: isPostable, actor_fid: principal.id, why: why ?? null } }],
+      now,
+    );
+  }
+  return { ...before, is_postable: isPostable };
+}

@@ -1,0 +1,127 @@
+import { conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { checkActive, notConfigured, openMonth } from '../domain/calendar.ts';
+import { checkEditable, checkLines, isCharge } from '../domain/journal.ts';
+import { localDate } from '../domain/months.ts';
+import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
+import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
+import { accountRefs } from '../store/accounts.ts';
+import { closedMonths, findCalendar } from '../store/calendar.ts';
+import { findEntity } from '../store/entities.ts';
+import { entityOf, insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from '../store/journal.ts';
+import { lockEntityShared } from '../store/locks.ts';
+import type { CommandCtx } from './context.ts';
+import { SERVICE } from './context.ts';
+
+const BILLING = 'service:billing';
+
+async function checkEntryLines(trx: Db, chartCode: string, lines: readonly LineInput[], madeByBilling: boolean) {
+  const accounts = await accountRefs(
+    trx,
+    lines.map((l) => l.account_id),
+  );
+  checkLines(lines, accounts, chartCode, madeByBilling);
+}
+
+/** Locks the entity (shared) and then the entry row; 404 for an unknown entry. */
+async function lockEntry(trx: Db, id: string) {
+  const entityId = await entityOf(trx, id);
+  if (!entityId) throw notFound('Journal entry', 'journal_entry_not_found');
+  await lockEntityShared(trx, entityId);
+  const entry = await loadEntry(trx, id, true);
+  if (!entry) throw notFound('Journal entry', 'journal_entry_not_found');
+  return entry;
+}
+
+/** Entries created by a person are manual; by a service (billing, payments), generated. */
+export async function createEntry({ trx, principal, now }: CommandCtx, input: EntryInput) {
+  const entity = await findEntity(trx, input.legal_entity_id);
+  if (!entity) throw unprocessable('legal_entity_not_found', 'No such legal entity', 'data/legal_entity_id');
+  checkActive(entity);
+  await lockEntityShared(trx, entity.id);
+  await checkEntryLines(trx, entity.chart_code, input.lines, principal.id === BILLING);
+  const id = uuidv7(now.getTime());
+  await insertEntry(
+    trx,
+    {
+      id,
+      legal_entity_id: entity.id,
+      description: input.description,
+      transaction_date: input.transaction_date,
+      source: principal.kind === 'person' ? 'manual' : 'generated',
+      payment_id: input.payment_id ?? null,
+      reversal_of: null,
+      created_by: principal.id,
+    },
+    input.lines,
+    now,
+  );
+  return (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
+}
+
+export async function editDraft({ trx, now }: CommandCtx, id: string, input: DraftInput) {
+  const entry = await lockEntry(trx, id);
+  checkEditable(entry);
+  if (input.legal_entity_id !== undefined && input.legal_entity_id !== entry.legal_entity_id) {
+    throw unprocessable('legal_entity_immutable', 'The legal entity of an entry cannot change', 'data/legal_entity_id');
+  }
+  const entity = await findEntity(trx, entry.legal_entity_id);
+  await checkEntryLines(trx, entity?.chart_code ?? '', input.lines, false);
+  await replaceDraft(trx, id, { description: input.description, transaction_date: input.transaction_date }, input.lines, now);
+  const updated = (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
+  await emit(trx, SERVICE, [{ type: 'journal_entry.draft_updated', data: { entry: updated } }], now);
+  return updated;
+}
+
+export async function postEntry({ trx, principal, now }: CommandCtx, id: string, requestedMonth?: string) {
+  const entry = await lockEntry(trx, id);
+  if (entry.status !== 'draft') throw conflict('entry_already_posted', 'The entry is already posted');
+  const calendar = await findCalendar(trx, entry.legal_entity_id);
+  if (!calendar) throw notConfigured();
+  checkBalanced(entry.lines);
+  const month = choosePostMonth({
+    principal,
+    requested: requestedMonth,
+    open: openMonth(calendar, now),
+    booksStart: calendar.books_start_month,
+    closed: new Set(await closedMonths(trx, entry.legal_entity_id)),
+    isCharge: isCharge(entry),
+  });
+  await markPosted(trx, id, month, principal.id, now);
+  return (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
+}
+
+/**
+ * A reversal is a new draft with the original's lines, debits and credits swapped; the original
+ * stays posted and unchanged. Its date is entry_date, or else the entity-local date.
+ */
+export async function reverseEntry({ trx, principal, now }: CommandCtx, id: string, entryDate?: string) {
+  const original = await lockEntry(trx, id);
+  if (original.status !== 'posted') throw conflict('entry_not_posted', 'Only a posted entry can be reversed');
+  if ((await reversedAmong(trx, [id])).size > 0) throw conflict('entry_already_reversed', 'The entry already has a reversal');
+  let date = entryDate;
+  if (date === undefined) {
+    const calendar = await findCalendar(trx, original.legal_entity_id);
+    if (!calendar) throw notConfigured();
+    date = localDate(now, calendar.timezone);
+  }
+  const reversalId = uuidv7(now.getTime());
+  await insertEntry(
+    trx,
+    {
+      id: reversalId,
+      legal_entity_id: original.legal_entity_id,
+      description: `Reversal of ${original.description}`.slice(0, 1000),
+      transaction_date: date,
+      source: principal.kind === 'person' ? 'manual' : 'generated',
+      payment_id: null,
+      reversal_of: original.id,
+      created_by: principal.id,
+    },
+    original.lines.map(({ id: _id, line_no: _no, direction, ...rest }) => ({
+      ...rest,
+      direction: direction === 'debit' ? 'credit' : 'debit',
+    })),
+    now,
+  );
+  return (await loadEntry(trx, reversalId)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
+}

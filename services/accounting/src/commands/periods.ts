@@ -1,0 +1,35 @@
+import { notConfigured, openMonth } from '../domain/calendar.ts';
+import { monthFromParts } from '../domain/months.ts';
+import { monthToClose, monthsToReopen } from '../domain/periods.ts';
+import { closedMonths, findCalendar } from '../store/calendar.ts';
+import { closeMonth, reopenMonths } from '../store/periods.ts';
+import { lockedEntity } from './calendar.ts';
+import type { CommandCtx, WhyValue } from './context.ts';
+
+/** Close needs a configured calendar and closes the earliest unclosed past month. */
+export async function closePeriod({ trx, principal, now }: CommandCtx, entityId: string, why?: WhyValue) {
+  await lockedEntity(trx, entityId);
+  const cal = await findCalendar(trx, entityId);
+  if (!cal) throw notConfigured();
+  const month = monthToClose(cal.books_start_month, await closedMonths(trx, entityId), openMonth(cal, now));
+  await closeMonth(trx, entityId, month, principal.id, why?.detail?.trim() ?? '', now);
+  return { legal_entity_id: entityId, closed_month: month };
+}
+
+/**
+ * Reopen a month and every later closed month, one history record each, with why.detail as the
+ * reason. Needs no calendar, so legacy closures reaching the current month can be removed
+ * before configuration.
+ */
+export async function reopenPeriod(
+  { trx, principal, now }: CommandCtx,
+  entityId: string,
+  year: number,
+  month: number,
+  reason: string,
+) {
+  await lockedEntity(trx, entityId);
+  const months = monthsToReopen(await closedMonths(trx, entityId), monthFromParts(year, month));
+  await reopenMonths(trx, entityId, months, principal.id, reason, now);
+  return { legal_entity_id: entityId, reopened_months: [...months].sort() };
+}

@@ -1,0 +1,43 @@
+/** Months are `YYYY-MM-01` strings; they compare correctly as strings. */
+
+export const monthOf = (date: string) => `${date.slice(0, 7)}-01`;
+
+export function addMonths(month: string, n: number): string {
+  const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + n;
+  const y = Math.floor(total / 12);
+  const m = (total % 12) + 1;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01`;
+}
+
+export const isFirstOfMonth = (date: string) => date.slice(8, 10) === '01';
+
+/** YYYY-MM -> YYYY-MM-01 */
+export const fromYearMonth = (ym: string) => `${ym}-01`;
+export const toYearMonth = (month: string) => month.slice(0, 7);
+export const yearMonthParts = (month: string) => ({ year: Number(month.slice(0, 4)), month: Number(month.slice(5, 7)) });
+export const monthFromParts = (year: number, month: number) =>
+  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The date at `now` in an IANA timezone, as YYYY-MM-DD. */
+export function localDate(now: Date, timezone: string): string {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timezone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(now).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** An IANA name (Area/Location, or UTC and its Etc aliases) that the runtime knows; no raw offsets. */
+export function isValidTimezone(tz: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
