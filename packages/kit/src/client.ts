@@ -52,7 +52,12 @@ export async function readResponse<T>(res: Response): Promise<ClientResult<T>> {
     ?.errors?.[0];
   return {
     ok: false,
-    error: new ClientError(res.status, first?.code ?? `http_${res.status}`, first?.message ?? res.statusText, retryable),
+    error: new ClientError(
+      res.status,
+      first?.code ?? `http_${res.status}`,
+      first?.message ?? res.statusText,
+      retryable,
+    ),
   };
 }
 
@@ -65,7 +70,11 @@ export function createClient(opts: ClientOptions) {
       try {
         const res = await f(new URL(path, opts.baseUrl), {
           method,
-          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers, ...headers },
+          headers: {
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...opts.headers,
+            ...headers,
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         last = await readResponse<T>(res);

@@ -4,14 +4,12 @@ import { type TSchema, Type } from '@sinclair/typebox';
  * The `{header, payload}` envelope of every /v1 response. The header is the same for success
  * and errors: which service answered, to which request, when.
  */
-export const Header = Type.Object(
-  {
-    service: Type.String(),
-    api_version: Type.Literal('v1'),
-    request_id: Type.String(),
-    timestamp: Type.String({ format: 'date-time' }),
-  },
-);
+export const Header = Type.Object({
+  service: Type.String(),
+  api_version: Type.Literal('v1'),
+  request_id: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+});
 
 export const PagePagination = Type.Object({
   mode: Type.Literal('page'),
@@ -43,8 +41,7 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ header: Header, payload: Type.Object({ data }) });
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ header: Header, payload: Type.Object({ data }) });
 
 export const PageEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({

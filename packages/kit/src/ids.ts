@@ -13,7 +13,9 @@ export function uuidv7(now = Date.now()): string {
 /** UUID v5 (SHA-1, name-based): the same name always gives the same id. */
 export function uuidv5(name: string, namespace: string): string {
   const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(Buffer.concat([ns, Buffer.from(name, 'utf8')])).digest();
+  const hash = createHash('sha1')
+    .update(Buffer.concat([ns, Buffer.from(name, 'utf8')]))
+    .digest();
   const b = hash.subarray(0, 16);
   b[6] = (b[6] & 0x0f) | 0x50;
   b[8] = (b[8] & 0x3f) | 0x80;

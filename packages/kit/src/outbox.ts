@@ -116,7 +116,10 @@ export class OutboxPublisher {
 async function withTimeout<T>(p: Promise<import('./errors.ts').Result<T>>, ms: number) {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<import('./errors.ts').Result<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: new Error(`bus publish timed out after ${ms} ms`), retryable: true }), ms);
+    timer = setTimeout(
+      () => resolve({ ok: false, error: new Error(`bus publish timed out after ${ms} ms`), retryable: true }),
+      ms,
+    );
   });
   try {
     return await Promise.race([p, timeout]);

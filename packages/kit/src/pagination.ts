@@ -16,7 +16,10 @@ export interface PageRequest {
   pageSize: number;
 }
 
-export const pageRequest = (q: { 'pagination[page]'?: number; 'pagination[pageSize]'?: number }, pageSize: number): PageRequest => ({
+export const pageRequest = (
+  q: { 'pagination[page]'?: number; 'pagination[pageSize]'?: number },
+  pageSize: number,
+): PageRequest => ({
   page: q['pagination[page]'] ?? 1,
   pageSize: q['pagination[pageSize]'] ?? pageSize,
 });

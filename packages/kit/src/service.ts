@@ -5,8 +5,8 @@ import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
 import { type Database, openDatabase } from './db/database.ts';
-import type { SharedPglite } from './db/pglite-dialect.ts';
 import { type Migration, migrate } from './db/migrate.ts';
+import type { SharedPglite } from './db/pglite-dialect.ts';
 import type { App } from './http/app.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
 import { OutboxPublisher } from './outbox.ts';
@@ -61,12 +61,10 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
   };
 }
 
-/** Listen, and close everything on SIGINT/SIGTERM. */
-export async function listen(app: App, port: number, host: string, onClose: () => Promise<void>) {
-  await app.listen({ port, host });
+/** Run `close` once on SIGINT or SIGTERM, then exit. Entry points call this; libraries never do. */
+export function onShutdown(close: () => Promise<unknown>) {
   const stop = async () => {
-    await app.close();
-    await onClose();
+    await close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -1,10 +1,11 @@
-import { ConfigError } from '@platform/kit';
+import { ConfigError, onShutdown } from '@platform/kit';
 import { accountingConfig } from './config.ts';
 import { startAccounting } from './start.ts';
 
 try {
-  const { url } = await startAccounting(accountingConfig());
-  console.log(`accounting listening on ${url}`);
+  const started = await startAccounting(accountingConfig());
+  console.log(`accounting listening on ${started.url} (docs ${started.url}/api-docs)`);
+  onShutdown(started.close);
 } catch (e) {
   if (e instanceof ConfigError) {
     console.error(e.message);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Bus, listen, type SharedPglite, startRuntime } from '@platform/kit';
+import { type Bus, type SharedPglite, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { type AccountingConfig, accountingConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -26,7 +26,14 @@ export async function startAccounting(
     authenticator: runtime.authenticator,
     logLevel: config.LOG_LEVEL,
   });
-  const port = config.PORT_ACCOUNTING;
-  await listen(app, port, config.HOST, runtime.close);
-  return { app, runtime, url: `http://${config.HOST}:${(app.server.address() as { port: number }).port}` };
+  await app.listen({ port: config.PORT_ACCOUNTING, host: config.HOST });
+  return {
+    app,
+    runtime,
+    url: `http://${config.HOST}:${(app.server.address() as { port: number }).port}`,
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
 }

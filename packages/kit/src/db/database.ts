@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -47,6 +48,7 @@ export function openPglite(dataDir: string, loadDataDir?: Blob): Promise<SharedP
 }
 
 async function open(dataDir?: string, loadDataDir?: Blob): Promise<SharedPglite> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   const instance = new PGlite({ dataDir, loadDataDir, parsers: pgParsers });
   await instance.waitReady;
   return new SharedPglite(instance);
@@ -93,8 +95,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       close: () => db.destroy(),
     };
   }
-  const shared = opts.pglite ?? (processPglite ??= openPglite(opts.dataDir ?? 'memory://'));
-  const handle = await shared;
+  if (!opts.pglite && !processPglite) processPglite = openPglite(opts.dataDir ?? 'memory://');
+  const handle = opts.pglite ?? (await (processPglite as Promise<SharedPglite>));
   await handle.pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   const db: Db = new Kysely({ dialect: new PgliteDialect(handle, schema) });
   return {

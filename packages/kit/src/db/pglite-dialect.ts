@@ -73,13 +73,25 @@ class PgliteDriver implements Driver {
     return conn;
   }
   async beginTransaction(conn: DatabaseConnection) {
-    await (conn as PgliteConnection).executeQuery({ sql: 'BEGIN', parameters: [], query: { kind: 'RawNode' } } as never);
+    await (conn as PgliteConnection).executeQuery({
+      sql: 'BEGIN',
+      parameters: [],
+      query: { kind: 'RawNode' },
+    } as never);
   }
   async commitTransaction(conn: DatabaseConnection) {
-    await (conn as PgliteConnection).executeQuery({ sql: 'COMMIT', parameters: [], query: { kind: 'RawNode' } } as never);
+    await (conn as PgliteConnection).executeQuery({
+      sql: 'COMMIT',
+      parameters: [],
+      query: { kind: 'RawNode' },
+    } as never);
   }
   async rollbackTransaction(conn: DatabaseConnection) {
-    await (conn as PgliteConnection).executeQuery({ sql: 'ROLLBACK', parameters: [], query: { kind: 'RawNode' } } as never);
+    await (conn as PgliteConnection).executeQuery({
+      sql: 'ROLLBACK',
+      parameters: [],
+      query: { kind: 'RawNode' },
+    } as never);
   }
   async releaseConnection(conn: DatabaseConnection) {
     this.releases.get(conn)?.();

@@ -61,7 +61,10 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateReply('envelope', function (this: FastifyReply, data: unknown, meta?: object) {
-    return { header: header(opts.service, String(this.request.id)), payload: meta ? { data, meta } : { data } } as never;
+    return {
+      header: header(opts.service, String(this.request.id)),
+      payload: meta ? { data, meta } : { data },
+    } as never;
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -71,9 +74,11 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
 
   // Every route documents the enveloped error bodies it can answer with.
   app.addHook('onRoute', (route) => {
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    route.schema = route.schema ?? {};
+    const schema = route.schema as Record<string, unknown>;
     if ((schema as { hide?: boolean }).hide) return;
-    const response = (schema.response ??= {}) as Record<string, unknown>;
+    schema.response = schema.response ?? {};
+    const response = schema.response as Record<string, unknown>;
     for (const status of ERROR_STATUSES) response[status] ??= Type.Ref('ErrorEnvelope');
     if (route.url.startsWith('/v1/')) schema.security ??= [{ devPrincipal: [] }, { bearer: [] }];
   });
@@ -89,7 +94,11 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     } else if (error.validation) {
       status = 422;
       details = validationDetails(error.validation as never, error.validationContext ?? 'body');
-    } else if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error.statusCode === 400 && error instanceof SyntaxError)) {
+    } else if (
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      (error.statusCode === 400 && error instanceof SyntaxError)
+    ) {
       status = 400;
       details = [{ code: 'malformed_json', message: 'The request body is not valid JSON' }];
     } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -105,9 +114,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
       req.log.error({ err: error }, 'unhandled error');
       details = [{ code: 'internal_error', message: 'Internal error' }];
     }
-    return reply
-      .code(status)
-      .send({ header: header(opts.service, String(req.id)), payload: { errors: details } });
+    return reply.code(status).send({ header: header(opts.service, String(req.id)), payload: { errors: details } });
   });
 
   app.setNotFoundHandler((req, reply) =>
@@ -127,7 +134,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
             type: 'apiKey',
             in: 'header',
             name: 'X-Dev-Principal',
-            description: 'Local development only (DEV_AUTH=1): an email from the dev principals file, or service:<name>',
+            description:
+              'Local development only (DEV_AUTH=1): an email from the dev principals file, or service:<name>',
           },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         },
@@ -164,15 +172,11 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
         },
       }),
   );
-  app.get(
-    '/openapi.json',
-    { schema: { hide: true } },
-    async (_req, reply) => reply.type('application/json').send(app.swagger()),
+  app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/json').send(app.swagger()),
   );
-  app.get(
-    '/openapi.yaml',
-    { schema: { hide: true } },
-    async (_req, reply) => reply.type('application/yaml').send(app.swagger({ yaml: true })),
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/yaml').send(app.swagger({ yaml: true })),
   );
   app.get(
     '/healthz',

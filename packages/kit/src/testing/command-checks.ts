@@ -34,7 +34,14 @@ const resolve = async <T>(v: T | (() => T | Promise<T>)): Promise<T> =>
  */
 export function commandChecks(name: string, o: CommandCheckOptions) {
   const send = async (headers: Record<string, string>, url: string, body: unknown) =>
-    o.app().inject({ method: o.method, url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });
+    o
+      .app()
+      .inject({
+        method: o.method,
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      });
 
   it(`${o.rules.unauthenticated ?? ''} ${name}: 401 without credentials, nothing written`.trim(), async () => {
     const url = await resolve(o.url);
@@ -58,15 +65,18 @@ export function commandChecks(name: string, o: CommandCheckOptions) {
     });
   }
 
-  it(`${o.rules.missingKey ?? ''} ${name}: 400 idempotency_key_required without the key, nothing written`.trim(), async () => {
-    const url = await resolve(o.url);
-    const body = await resolve(o.body);
-    const before = await o.state();
-    const res = await send({ 'x-dev-principal': o.allowed }, url, body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().payload.errors[0].code).toBe('idempotency_key_required');
-    expect(await o.state()).toEqual(before);
-  });
+  it(
+    `${o.rules.missingKey ?? ''} ${name}: 400 idempotency_key_required without the key, nothing written`.trim(),
+    async () => {
+      const url = await resolve(o.url);
+      const body = await resolve(o.body);
+      const before = await o.state();
+      const res = await send({ 'x-dev-principal': o.allowed }, url, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().payload.errors[0].code).toBe('idempotency_key_required');
+      expect(await o.state()).toEqual(before);
+    },
+  );
 
   it(`${o.rules.replay ?? ''} ${name}: a replay returns the stored result and runs nothing again`.trim(), async () => {
     const url = await resolve(o.url);

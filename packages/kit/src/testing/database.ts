@@ -8,7 +8,10 @@ import { KIT_MIGRATIONS } from '../kit-migrations.ts';
  * A migrated database for one test file: in-memory PGlite by default; with TEST_POSTGRES_URL
  * (CI sets it) a fresh schema on the real PostgreSQL, dropped by `drop()`.
  */
-export async function testDatabase(service: string, migrations: Migration[]): Promise<Database & { drop(): Promise<void> }> {
+export async function testDatabase(
+  service: string,
+  migrations: Migration[],
+): Promise<Database & { drop(): Promise<void> }> {
   const url = process.env.TEST_POSTGRES_URL;
   const schema = url ? `${service}_t${randomBytes(4).toString('hex')}` : service;
   const database = await openDatabase({ schema, url, dataDir: 'memory://', poolSize: 12 });

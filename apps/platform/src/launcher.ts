@@ -1,0 +1,46 @@
+import { ConfigError, MemoryBus, NatsBus, openPglite } from '@platform/kit';
+import { pgliteDir, SERVICES, type Started } from './services.ts';
+
+/**
+ * The embedded platform: every named service (default: all) in one process, on one PGlite in
+ * PLATFORM_DATA_DIR (a schema per service) and one in-process bus, unless DATABASE_URL / BUS_URL
+ * point at real infrastructure. Dev headers are on by default here (DEV_AUTH=1).
+ */
+export async function launch(names: string[], env: NodeJS.ProcessEnv): Promise<Started[]> {
+  const unknown = names.filter((n) => !(n in SERVICES));
+  if (unknown.length) {
+    throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
+  }
+  const chosen = names.length ? names : Object.keys(SERVICES);
+  const merged: NodeJS.ProcessEnv = { DEV_AUTH: '1', ...env };
+  const dataDir = merged.PLATFORM_DATA_DIR || './.data';
+  const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
+  const bus = merged.BUS_URL
+    ? await NatsBus.connect(merged.BUS_URL, { streams: chosen })
+    : new MemoryBus();
+  const started: Started[] = [];
+  for (const name of chosen) started.push(await SERVICES[name](merged, { pglite, bus }));
+  return started;
+}
+
+export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
+  const devAuth = (env.DEV_AUTH ?? '1') !== '0';
+  const lines = ['', 'Platform is up:', ''];
+  for (const s of started) {
+    lines.push(`  ${s.name.padEnd(12)} ${s.url}    docs ${s.url}/api-docs    spec ${s.url}/openapi.json`);
+  }
+  lines.push('');
+  if (devAuth) {
+    const first = started[0];
+    lines.push('Call as a dev principal (DEV_AUTH=1; see config/dev-principals.json):');
+    lines.push(`  curl -H 'X-Dev-Principal: controller@dev.local' ${first?.url}/v1/accounts`);
+    lines.push(
+      `  curl -X POST -H 'X-Dev-Principal: controller@dev.local' -H "Idempotency-Key: $(date +%s%N)" -H 'content-type: application/json' \\`,
+    );
+    lines.push(
+      `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${first?.url}/v1/legal-entities`,
+    );
+  }
+  lines.push(`Data: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `${env.PLATFORM_DATA_DIR || './.data'} (PGlite)`}`);
+  return lines.join('\n');
+}
