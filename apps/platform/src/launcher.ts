@@ -1,4 +1,4 @@
-import { ConfigError, MemoryBus, NatsBus, openPglite } from '@platform/kit';
+import { ConfigError, closePglite, MemoryBus, NatsBus, openPglite } from '@platform/kit';
 import { pgliteDir, SERVICES, type Started } from './services.ts';
 
 /**
@@ -6,21 +6,29 @@ import { pgliteDir, SERVICES, type Started } from './services.ts';
  * PLATFORM_DATA_DIR (a schema per service) and one in-process bus, unless DATABASE_URL / BUS_URL
  * point at real infrastructure. Dev headers are on by default here (DEV_AUTH=1).
  */
-export async function launch(names: string[], env: NodeJS.ProcessEnv): Promise<Started[]> {
+export async function launch(
+  names: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ started: Started[]; close(): Promise<void> }> {
   const unknown = names.filter((n) => !(n in SERVICES));
   if (unknown.length) {
     throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
   }
   const chosen = names.length ? names : Object.keys(SERVICES);
-  const merged: NodeJS.ProcessEnv = { DEV_AUTH: '1', ...env };
+  const merged: NodeJS.ProcessEnv = { ...env, DEV_AUTH: env.DEV_AUTH || '1' };
   const dataDir = merged.PLATFORM_DATA_DIR || './.data';
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
-  const bus = merged.BUS_URL
-    ? await NatsBus.connect(merged.BUS_URL, { streams: chosen })
-    : new MemoryBus();
+  const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
   for (const name of chosen) started.push(await SERVICES[name](merged, { pglite, bus }));
-  return started;
+  return {
+    started,
+    async close() {
+      await Promise.allSettled(started.map((s) => s.close()));
+      await bus.close();
+      if (pglite) await closePglite(await pglite);
+    },
+  };
 }
 
 export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
@@ -41,6 +49,8 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
       `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${first?.url}/v1/legal-entities`,
     );
   }
-  lines.push(`Data: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `${env.PLATFORM_DATA_DIR || './.data'} (PGlite)`}`);
+  lines.push(
+    `Data: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `${env.PLATFORM_DATA_DIR || './.data'} (PGlite)`}`,
+  );
   return lines.join('\n');
 }

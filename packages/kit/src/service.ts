@@ -7,7 +7,6 @@ import { NatsBus } from './bus/nats.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { type Migration, migrate } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
-import type { App } from './http/app.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
 import { OutboxPublisher } from './outbox.ts';
 

@@ -10,9 +10,17 @@ let script: { status: number; type: string; body: string }[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['idempotency-key'] as string | undefined });
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      key: req.headers['idempotency-key'] as string | undefined,
+    });
     req.resume();
-    const next = script.shift() ?? { status: 200, type: 'application/json', body: '{"header":{},"payload":{"data":{}}}' };
+    const next = script.shift() ?? {
+      status: 200,
+      type: 'application/json',
+      body: '{"header":{},"payload":{"data":{}}}',
+    };
     res.writeHead(next.status, { 'content-type': next.type });
     res.end(next.body);
   });
@@ -25,7 +33,11 @@ describe('kit client', () => {
   it('PLT-011 every retry of one command carries the identical Idempotency-Key', async () => {
     seen.length = 0;
     script = [
-      { status: 503, type: 'application/json', body: '{"header":{},"payload":{"errors":[{"code":"database_unavailable","message":"down"}]}}' },
+      {
+        status: 503,
+        type: 'application/json',
+        body: '{"header":{},"payload":{"errors":[{"code":"database_unavailable","message":"down"}]}}',
+      },
       { status: 502, type: 'text/plain', body: 'bad gateway' },
       { status: 201, type: 'application/json', body: '{"header":{},"payload":{"data":{"id":"x"}}}' },
     ];

@@ -44,9 +44,20 @@ export async function harness(opts: { now?: string } = {}) {
     if (as) headers['x-dev-principal'] = as;
     if (key) headers['idempotency-key'] = key;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await app.inject({ method, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await app.inject({
+      method,
+      url,
+      headers,
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = res.body ? res.json() : undefined;
-    return { status: res.statusCode, body: json, data: json?.payload?.data, errors: json?.payload?.errors, headers: res.headers };
+    return {
+      status: res.statusCode,
+      body: json,
+      data: json?.payload?.data,
+      errors: json?.payload?.errors,
+      headers: res.headers,
+    };
   };
 
   const h = {
@@ -60,12 +71,23 @@ export async function harness(opts: { now?: string } = {}) {
     now: () => now,
     async entity(input: { chart_code?: string; status?: 'active' | 'inactive'; name?: string } = {}) {
       const r = await call('POST', '/v1/legal-entities', CONTROLLER, {
-        data: { name: input.name ?? `Entity ${randomUUID().slice(0, 8)}`, chart_code: input.chart_code ?? 'US', status: input.status ?? 'active' },
+        data: {
+          name: input.name ?? `Entity ${randomUUID().slice(0, 8)}`,
+          chart_code: input.chart_code ?? 'US',
+          status: input.status ?? 'active',
+        },
       });
       if (r.status !== 201) throw new Error(`entity: ${JSON.stringify(r.body)}`);
       return r.data as { id: string; chart_code: string };
     },
-    async account(input: { chart_code?: string; code?: string; classification?: string; is_postable?: boolean; parent_code?: string; name?: string }) {
+    async account(input: {
+      chart_code?: string;
+      code?: string;
+      classification?: string;
+      is_postable?: boolean;
+      parent_code?: string;
+      name?: string;
+    }) {
       const r = await call('POST', '/v1/accounts', CONTROLLER, {
         data: {
           chart_code: input.chart_code ?? 'US',
@@ -80,12 +102,16 @@ export async function harness(opts: { now?: string } = {}) {
       return r.data as { id: string; code: string; chart_code: string };
     },
     async calendar(entityId: string, timezone = 'UTC', books_start_month = '2025-01-01') {
-      const r = await call('POST', `/v1/legal-entities/${entityId}/calendar`, CONTROLLER, { data: { timezone, books_start_month } });
+      const r = await call('POST', `/v1/legal-entities/${entityId}/calendar`, CONTROLLER, {
+        data: { timezone, books_start_month },
+      });
       if (r.status !== 201) throw new Error(`calendar: ${JSON.stringify(r.body)}`);
       return r.data;
     },
     /** An active entity with a calendar and a cash (asset) and revenue account in its chart. */
-    async ledger(opts: { chart_code?: string; timezone?: string; books_start_month?: string; calendar?: boolean } = {}) {
+    async ledger(
+      opts: { chart_code?: string; timezone?: string; books_start_month?: string; calendar?: boolean } = {},
+    ) {
       const chart = opts.chart_code ?? `C${randomUUID().slice(0, 6)}`;
       const entity = await h.entity({ chart_code: chart });
       const cash = await h.account({ chart_code: chart, code: '1000', classification: 'asset', name: 'Cash' });
@@ -101,7 +127,13 @@ export async function harness(opts: { now?: string } = {}) {
     },
     async draft(
       ledger: { entity: { id: string }; cash: { id: string }; revenue: { id: string } },
-      opts: { as?: string; amount?: number; transaction_date?: string; payment_id?: string; lineExtra?: Record<string, unknown> } = {},
+      opts: {
+        as?: string;
+        amount?: number;
+        transaction_date?: string;
+        payment_id?: string;
+        lineExtra?: Record<string, unknown>;
+      } = {},
     ) {
       const r = await call('POST', '/v1/journal-entries', opts.as ?? ACCOUNTANT, {
         data: {
@@ -117,7 +149,14 @@ export async function harness(opts: { now?: string } = {}) {
     },
     async posted(
       ledger: { entity: { id: string }; cash: { id: string }; revenue: { id: string } },
-      opts: { as?: string; amount?: number; transaction_date?: string; payment_id?: string; post_month?: string; lineExtra?: Record<string, unknown> } = {},
+      opts: {
+        as?: string;
+        amount?: number;
+        transaction_date?: string;
+        payment_id?: string;
+        post_month?: string;
+        lineExtra?: Record<string, unknown>;
+      } = {},
     ) {
       const d = await h.draft(ledger, opts);
       const q = opts.post_month ? `?post_month=${opts.post_month}` : '';
@@ -133,7 +172,12 @@ export async function harness(opts: { now?: string } = {}) {
       const r = await sql<{ event_type: string; subject: string; restricted: boolean; payload: unknown }>`
         SELECT event_type, subject, restricted, payload FROM outbox ORDER BY id`.execute(database.db);
       return r.rows
-        .map((x) => ({ ...x, payload: (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as { data: Record<string, unknown> } }))
+        .map((x) => ({
+          ...x,
+          payload: (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as {
+            data: Record<string, unknown>;
+          },
+        }))
         .filter((x) => !type || x.event_type === type);
     },
     async count(table: string) {
@@ -142,12 +186,31 @@ export async function harness(opts: { now?: string } = {}) {
     },
     /** A fingerprint of everything accounting writes. */
     async state() {
-      const tables = ['legal_entities', 'accounts', 'journal_entries', 'journal_lines', 'calendars', 'period_closures', 'period_history', 'deleted_entries', 'outbox', 'idempotency_keys', 'calendar_changes'];
+      const tables = [
+        'legal_entities',
+        'accounts',
+        'journal_entries',
+        'journal_lines',
+        'calendars',
+        'period_closures',
+        'period_history',
+        'deleted_entries',
+        'outbox',
+        'idempotency_keys',
+        'calendar_changes',
+      ];
       const out: Record<string, unknown> = {};
       for (const t of tables) out[t] = await h.count(t);
-      const cal = await sql`SELECT legal_entity_id, timezone, books_start_month FROM calendars ORDER BY 1`.execute(database.db);
-      const entries = await sql`SELECT id, status, post_month, description, transaction_date FROM journal_entries ORDER BY id`.execute(database.db);
-      const bal = await sql`SELECT * FROM balances WHERE debit <> 0 OR credit <> 0 ORDER BY 1, 2, 3`.execute(database.db);
+      const cal = await sql`SELECT legal_entity_id, timezone, books_start_month FROM calendars ORDER BY 1`.execute(
+        database.db,
+      );
+      const entries =
+        await sql`SELECT id, status, post_month, description, transaction_date FROM journal_entries ORDER BY id`.execute(
+          database.db,
+        );
+      const bal = await sql`SELECT * FROM balances WHERE debit <> 0 OR credit <> 0 ORDER BY 1, 2, 3`.execute(
+        database.db,
+      );
       return { ...out, cal: cal.rows, entries: entries.rows, bal: bal.rows };
     },
     async close_() {

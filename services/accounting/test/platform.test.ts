@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import {
-  type BusMessage,
-  chain,
-  NatsBus,
-  OutboxPublisher,
-  openDatabase,
-  SharedPglite,
-} from '@platform/kit';
+import { type BusMessage, chain, NatsBus, OutboxPublisher, openDatabase, SharedPglite } from '@platform/kit';
 import { commandChecks, routesMissingSchemas, validateOpenApi } from '@platform/kit/testing';
-import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
 import { ACCOUNTANT, CONTROLLER, type Harness, harness, STAFF } from './harness.ts';
 
@@ -52,7 +45,13 @@ describe('envelope', () => {
     expect(p2.data).toHaveLength(2);
     const ids1 = p1.data.map((e: { id: string }) => e.id);
     expect(p2.data.some((e: { id: string }) => ids1.includes(e.id))).toBe(false);
-    expect(p2.body.payload.meta.pagination).toEqual({ mode: 'page', page: 2, pageSize: 2, totalItems: 5, totalPages: 3 });
+    expect(p2.body.payload.meta.pagination).toEqual({
+      mode: 'page',
+      page: 2,
+      pageSize: 2,
+      totalItems: 5,
+      totalPages: 3,
+    });
   });
 
   it('PLT-035 an accounting error is enveloped: {header, payload: {errors: [{code, message}]}}', async () => {
@@ -65,7 +64,13 @@ describe('envelope', () => {
 
 describe('commands', () => {
   const body = () => ({
-    data: { chart_code: 'CMD', code: randomUUID().slice(0, 8), name: 'Cash', classification: 'asset', is_postable: true },
+    data: {
+      chart_code: 'CMD',
+      code: randomUUID().slice(0, 8),
+      name: 'Cash',
+      classification: 'asset',
+      is_postable: true,
+    },
   });
   commandChecks('POST /v1/accounts', {
     app: () => h.app,
@@ -87,7 +92,10 @@ describe('commands', () => {
   });
 
   it('PLT-008 PLT-009 a command reads body.data and succeeds with and without why {code, detail}', async () => {
-    const a = await h.call('POST', '/v1/accounts', CONTROLLER, { ...body(), why: { code: 'setup', detail: 'new chart' } });
+    const a = await h.call('POST', '/v1/accounts', CONTROLLER, {
+      ...body(),
+      why: { code: 'setup', detail: 'new chart' },
+    });
     const b = await h.call('POST', '/v1/accounts', CONTROLLER, body());
     expect([a.status, b.status]).toEqual([201, 201]);
   });
@@ -171,7 +179,9 @@ describe('ops routes and OpenAPI', () => {
   });
 
   it('PLT-025 PLT-030 every API route is under /v1/ and appears in the service own OpenAPI document', async () => {
-    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, unknown>;
+    };
     const paths = Object.keys(doc.paths);
     const api = paths.filter((p) => !['/', '/healthz', '/readyz'].includes(p));
     expect(api.length).toBeGreaterThan(20);

@@ -47,6 +47,13 @@ export function openPglite(dataDir: string, loadDataDir?: Blob): Promise<SharedP
   return p;
 }
 
+/** Close a PGlite and forget it, so the next open of its folder starts afresh. */
+export async function closePglite(handle: SharedPglite): Promise<void> {
+  for (const [dir, p] of pgliteByDir) if ((await p) === handle) pgliteByDir.delete(dir);
+  if (processPglite && (await processPglite) === handle) processPglite = undefined;
+  if (!handle.pg.closed) await handle.pg.close();
+}
+
 async function open(dataDir?: string, loadDataDir?: Blob): Promise<SharedPglite> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const instance = new PGlite({ dataDir, loadDataDir, parsers: pgParsers });
@@ -95,7 +102,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       close: () => db.destroy(),
     };
   }
-  if (!opts.pglite && !processPglite) processPglite = openPglite(opts.dataDir ?? 'memory://');
+  const owned = !opts.pglite;
+  if (owned && !processPglite) processPglite = openPglite(opts.dataDir ?? 'memory://');
   const handle = opts.pglite ?? (await (processPglite as Promise<SharedPglite>));
   await handle.pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   const db: Db = new Kysely({ dialect: new PgliteDialect(handle, schema) });
@@ -104,7 +112,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     schema,
     kind: 'pglite',
     ping: () => ping(db),
-    close: async () => {},
+    // A PGlite this database opened itself is closed with it; a shared one belongs to its opener.
+    close: async () => {
+      if (owned) await closePglite(handle);
+    },
   };
 }
 

@@ -51,19 +51,24 @@ export async function migrate(db: Db, migrations: Migration[]): Promise<string[]
   });
 }
 
-/** Roll back the newest applied migrations down to (not including) `toId`. */
+/**
+ * Roll back applied migrations newest first, in the order of `migrations` reversed (ids of the
+ * kit and of the service do not sort together), down to (not including) `toId`.
+ */
 export async function rollback(db: Db, migrations: Migration[], toId: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ${LOCK}, 0))`.execute(trx);
-    const done = await sql<{ id: string }>`SELECT id FROM schema_migrations ORDER BY id DESC`.execute(trx);
+    const done = await sql<{ id: string }>`SELECT id FROM schema_migrations`.execute(trx);
+    const applied = new Set(done.rows.map((r) => r.id));
+    if (!migrations.some((m) => m.id === toId)) throw new Error(`Unknown migration ${toId}`);
     const rolled: string[] = [];
-    for (const { id } of done.rows) {
-      if (id <= toId) break;
-      const m = migrations.find((x) => x.id === id);
-      if (!m?.down) throw new Error(`Migration ${id} has no down migration`);
+    for (const m of [...migrations].reverse()) {
+      if (m.id === toId) break;
+      if (!applied.has(m.id)) continue;
+      if (!m.down) throw new Error(`Migration ${m.id} has no down migration`);
       await sql.raw(m.down).execute(trx);
-      await sql`DELETE FROM schema_migrations WHERE id = ${id}`.execute(trx);
-      rolled.push(id);
+      await sql`DELETE FROM schema_migrations WHERE id = ${m.id}`.execute(trx);
+      rolled.push(m.id);
     }
     return rolled;
   });

@@ -34,14 +34,12 @@ const resolve = async <T>(v: T | (() => T | Promise<T>)): Promise<T> =>
  */
 export function commandChecks(name: string, o: CommandCheckOptions) {
   const send = async (headers: Record<string, string>, url: string, body: unknown) =>
-    o
-      .app()
-      .inject({
-        method: o.method,
-        url,
-        headers: { 'content-type': 'application/json', ...headers },
-        payload: JSON.stringify(body),
-      });
+    o.app().inject({
+      method: o.method,
+      url,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(body),
+    });
 
   it(`${o.rules.unauthenticated ?? ''} ${name}: 401 without credentials, nothing written`.trim(), async () => {
     const url = await resolve(o.url);

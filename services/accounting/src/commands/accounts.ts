@@ -17,8 +17,14 @@ export async function createAccount({ trx, principal, now }: CommandCtx, input: 
     parentId = parent.id;
   }
   const account = await insertAccount(trx, uuidv7(now.getTime()), input, parentId, principal.id, now);
-  if (!account) throw conflict('account_code_exists', `Account ${input.code} already exists in chart ${input.chart_code}`);
-  await emit(trx, SERVICE, [{ type: 'account.created', data: { account, actor_fid: principal.id, why: why ?? null } }], now);
+  if (!account)
+    throw conflict('account_code_exists', `Account ${input.code} already exists in chart ${input.chart_code}`);
+  await emit(
+    trx,
+    SERVICE,
+    [{ type: 'account.created', data: { account, actor_fid: principal.id, why: why ?? null } }],
+    now,
+  );
   return account;
 }
 
@@ -36,7 +42,12 @@ export async function setAccountPostability(
     await emit(
       trx,
       SERVICE,
-      [{ type: 'account.postability_changed', data: { account_id: id, is_postable: isPostable, actor_fid: principal.id, why: why ?? null } }],
+      [
+        {
+          type: 'account.postability_changed',
+          data: { account_id: id, is_postable: isPostable, actor_fid: principal.id, why: why ?? null },
+        },
+      ],
       now,
     );
   }

@@ -32,13 +32,16 @@ export async function setupCalendar(
   input: { timezone: string; books_start_month: string },
   why?: WhyValue,
 ) {
-  checkTimezone(input.timezone);
-  checkBooksStart(input.books_start_month, input.timezone, now);
+  const timezone = checkTimezone(input.timezone);
+  checkBooksStart(input.books_start_month, timezone, now);
   const entity = await lockedEntity(trx, entityId);
   checkActive(entity);
   checkNotConfigured(await findCalendar(trx, entityId));
-  checkClosedRun(input.books_start_month, await closedMonths(trx, entityId));
-  const cal: Calendar = { legal_entity_id: entityId, ...input };
+  const cal: Calendar = { legal_entity_id: entityId, timezone, books_start_month: input.books_start_month };
+  const closures = await closedMonths(trx, entityId);
+  checkClosedRun(cal.books_start_month, closures);
+  // Legacy closures reaching the current month are reopened first (reopen needs no calendar).
+  checkNothingClosedFrom(openMonth(cal, now), closures);
   await insertCalendar(trx, cal, principal.id, now);
   await recordCalendarChange(
     trx,
@@ -46,7 +49,7 @@ export async function setupCalendar(
       legal_entity_id: entityId,
       event_type: 'calendar_configured',
       previous_value: null,
-      new_value: JSON.stringify(input),
+      new_value: JSON.stringify({ timezone, books_start_month: cal.books_start_month }),
       actor_fid: principal.id,
       reason: why?.detail ?? '',
     },
@@ -77,11 +80,11 @@ async function configured(trx: Db, entityId: string) {
 export async function correctTimezone(
   { trx, principal, now }: CommandCtx,
   entityId: string,
-  timezone: string,
+  requested: string,
   reason: string,
   why: WhyValue,
 ) {
-  checkTimezone(timezone);
+  const timezone = checkTimezone(requested);
   const cal = await configured(trx, entityId);
   if (cal.timezone === timezone) return calendarView(cal, now);
   const next: Calendar = { ...cal, timezone };
@@ -138,7 +141,11 @@ export async function correctBooksStart(
   checkBooksStart(start, cal.timezone, now);
   if (start === cal.books_start_month) return calendarView(cal, now);
   if (start > cal.books_start_month && (await postedBefore(trx, entityId, start))) {
-    throw unprocessable('books_start_excludes_postings', `A posted entry counts before ${start}`, 'data/books_start_month');
+    throw unprocessable(
+      'books_start_excludes_postings',
+      `A posted entry counts before ${start}`,
+      'data/books_start_month',
+    );
   }
   const closures = await closedMonths(trx, entityId);
   checkClosedRun(start, closures);

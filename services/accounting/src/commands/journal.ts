@@ -66,7 +66,13 @@ export async function editDraft({ trx, now }: CommandCtx, id: string, input: Dra
   }
   const entity = await findEntity(trx, entry.legal_entity_id);
   await checkEntryLines(trx, entity?.chart_code ?? '', input.lines, false);
-  await replaceDraft(trx, id, { description: input.description, transaction_date: input.transaction_date }, input.lines, now);
+  await replaceDraft(
+    trx,
+    id,
+    { description: input.description, transaction_date: input.transaction_date },
+    input.lines,
+    now,
+  );
   const updated = (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
   await emit(trx, SERVICE, [{ type: 'journal_entry.draft_updated', data: { entry: updated } }], now);
   return updated;
@@ -78,6 +84,10 @@ export async function postEntry({ trx, principal, now }: CommandCtx, id: string,
   const calendar = await findCalendar(trx, entry.legal_entity_id);
   if (!calendar) throw notConfigured();
   checkBalanced(entry.lines);
+  // Accounts may have stopped being postable since the draft was written. Billing references
+  // were checked when the lines were written, so they are not re-judged here.
+  const entity = await findEntity(trx, entry.legal_entity_id);
+  await checkEntryLines(trx, entity?.chart_code ?? '', entry.lines, true);
   const month = choosePostMonth({
     principal,
     requested: requestedMonth,
@@ -97,7 +107,8 @@ export async function postEntry({ trx, principal, now }: CommandCtx, id: string,
 export async function reverseEntry({ trx, principal, now }: CommandCtx, id: string, entryDate?: string) {
   const original = await lockEntry(trx, id);
   if (original.status !== 'posted') throw conflict('entry_not_posted', 'Only a posted entry can be reversed');
-  if ((await reversedAmong(trx, [id])).size > 0) throw conflict('entry_already_reversed', 'The entry already has a reversal');
+  if ((await reversedAmong(trx, [id])).size > 0)
+    throw conflict('entry_already_reversed', 'The entry already has a reversal');
   let date = entryDate;
   if (date === undefined) {
     const calendar = await findCalendar(trx, original.legal_entity_id);

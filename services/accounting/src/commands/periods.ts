@@ -1,6 +1,6 @@
 import { notConfigured, openMonth } from '../domain/calendar.ts';
 import { monthFromParts } from '../domain/months.ts';
-import { monthToClose, monthsToReopen } from '../domain/periods.ts';
+import { monthsToReopen, monthToClose } from '../domain/periods.ts';
 import { closedMonths, findCalendar } from '../store/calendar.ts';
 import { closeMonth, reopenMonths } from '../store/periods.ts';
 import { lockedEntity } from './calendar.ts';

@@ -1,6 +1,6 @@
 import { AppError, unprocessable } from '@platform/kit';
 import type { CalendarView } from '../schemas/periods.ts';
-import { addMonths, isFirstOfMonth, isValidTimezone, localDate, monthOf } from './months.ts';
+import { addMonths, canonicalTimezone, isFirstOfMonth, localDate, monthOf } from './months.ts';
 
 export interface Calendar {
   legal_entity_id: string;
@@ -32,14 +32,21 @@ export function requireReason(why: { detail?: string } | undefined): string {
   return detail;
 }
 
-export function checkTimezone(tz: string): void {
-  if (!isValidTimezone(tz)) throw unprocessable('invalid_timezone', `${tz} is not an IANA timezone`, 'data/timezone');
+/** A valid IANA timezone, returned in IANA's spelling; else 422 invalid_timezone. */
+export function checkTimezone(tz: string): string {
+  const name = canonicalTimezone(tz);
+  if (!name) throw unprocessable('invalid_timezone', `${tz} is not an IANA timezone`, 'data/timezone');
+  return name;
 }
 
 /** A books start month is the first day of a month, not later than the current month in the timezone. */
 export function checkBooksStart(start: string, timezone: string, now: Date): void {
   if (!isFirstOfMonth(start)) {
-    throw unprocessable('invalid_books_start_month', 'books_start_month must be the first day of a month', 'data/books_start_month');
+    throw unprocessable(
+      'invalid_books_start_month',
+      'books_start_month must be the first day of a month',
+      'data/books_start_month',
+    );
   }
   if (start > monthOf(localDate(now, timezone))) {
     throw unprocessable(

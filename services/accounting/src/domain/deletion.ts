@@ -36,10 +36,14 @@ export function deletionRefusals(f: DeletionFacts): AppError[] {
   const out: AppError[] = [];
   const all = [f.entry, ...f.related];
   if (all.some(hasBillingDocument)) {
-    out.push(conflict('billing_document_entry', 'Entries whose lines reference an invoice or charge cannot be deleted here'));
+    out.push(
+      conflict('billing_document_entry', 'Entries whose lines reference an invoice or charge cannot be deleted here'),
+    );
   }
   if (f.relatedIds.length > 0 && !f.entry.payment_id) {
-    out.push(unprocessable('unlinked_entries_not_groupable', 'Entries without a payment_id cannot be deleted as a group'));
+    out.push(
+      unprocessable('unlinked_entries_not_groupable', 'Entries without a payment_id cannot be deleted as a group'),
+    );
   }
   const found = new Set(f.related.map((r) => r.id));
   const missing = f.relatedIds.filter((id) => !found.has(id));
@@ -71,9 +75,13 @@ export function deletionRefusals(f: DeletionFacts): AppError[] {
   if (all.some((e) => f.reversed.has(e.id))) {
     out.push(conflict('entry_has_reversal', 'An entry that has a reversal cannot be deleted'));
   }
-  const inClosed = all.filter((e) => e.status === 'posted' && f.closed.has(closedKey(e.legal_entity_id, e.reporting_month)));
+  const inClosed = all.filter(
+    (e) => e.status === 'posted' && f.closed.has(closedKey(e.legal_entity_id, e.reporting_month)),
+  );
   if (inClosed.length) {
-    out.push(conflict('period_closed', `Posted in a closed period: ${inClosed.map((e) => e.reporting_month).join(', ')}`));
+    out.push(
+      conflict('period_closed', `Posted in a closed period: ${inClosed.map((e) => e.reporting_month).join(', ')}`),
+    );
   }
   return out;
 }

@@ -22,7 +22,11 @@ export function checkLines(
     const account = accounts.get(line.account_id);
     if (!account) throw unprocessable('account_not_found', `No account ${line.account_id}`, `${field}/account_id`);
     if (account.chart_code !== chartCode) {
-      throw unprocessable('account_not_in_chart', `Account ${line.account_id} is not in chart ${chartCode}`, `${field}/account_id`);
+      throw unprocessable(
+        'account_not_in_chart',
+        `Account ${line.account_id} is not in chart ${chartCode}`,
+        `${field}/account_id`,
+      );
     }
     if (!account.is_postable) {
       throw unprocessable('account_not_postable', `Account ${line.account_id} is not postable`, `${field}/account_id`);

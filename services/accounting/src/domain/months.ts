@@ -14,7 +14,10 @@ export const isFirstOfMonth = (date: string) => date.slice(8, 10) === '01';
 /** YYYY-MM -> YYYY-MM-01 */
 export const fromYearMonth = (ym: string) => `${ym}-01`;
 export const toYearMonth = (month: string) => month.slice(0, 7);
-export const yearMonthParts = (month: string) => ({ year: Number(month.slice(0, 4)), month: Number(month.slice(5, 7)) });
+export const yearMonthParts = (month: string) => ({
+  year: Number(month.slice(0, 4)),
+  month: Number(month.slice(5, 7)),
+});
 export const monthFromParts = (year: number, month: number) =>
   `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
 
@@ -31,13 +34,17 @@ export function localDate(now: Date, timezone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-/** An IANA name (Area/Location, or UTC and its Etc aliases) that the runtime knows; no raw offsets. */
-export function isValidTimezone(tz: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+/**
+ * The IANA name to store for `tz` (Area/Location, or UTC and its Etc aliases; no raw offsets), in
+ * IANA's own spelling (`europe/berlin` is stored as `Europe/Berlin`); null when the runtime does
+ * not know it. Aliases such as `US/Eastern` are kept as given.
+ */
+export function canonicalTimezone(tz: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
   } catch {
-    return false;
+    return null;
   }
 }

@@ -10,7 +10,10 @@ export function monthToClose(booksStart: string, closures: readonly string[], op
   const run = closures.filter((m) => m >= booksStart).sort();
   run.forEach((m, i) => {
     if (m !== addMonths(booksStart, i)) {
-      throw conflict('closed_period_gap', `Closed months have a gap at ${addMonths(booksStart, i)}; reopen to repair it`);
+      throw conflict(
+        'closed_period_gap',
+        `Closed months have a gap at ${addMonths(booksStart, i)}; reopen to repair it`,
+      );
     }
   });
   const next = run.length ? addMonths(run[run.length - 1], 1) : booksStart;
@@ -21,5 +24,8 @@ export function monthToClose(booksStart: string, closures: readonly string[], op
 /** Reopening a month also reopens every later closed month. */
 export function monthsToReopen(closures: readonly string[], month: string): string[] {
   if (!closures.includes(month)) throw conflict('period_not_closed', `The month ${month} is not closed`);
-  return closures.filter((m) => m >= month).sort().reverse();
+  return closures
+    .filter((m) => m >= month)
+    .sort()
+    .reverse();
 }

@@ -1,13 +1,13 @@
-import { createCan, type Policy } from '@platform/kit';
+import { createCan, hasVerifiedGlobal, type Policy, type Principal, type Scope } from '@platform/kit';
 
 /**
  * Who may do what in accounting. Roles come from grants (identity service, or locally the dev
  * principals file); routes ask `can(principal, action)`, never compare roles. Decisions where
  * the spec is silent are in docs/decisions.md ("Accounting permissions").
  */
-const FINANCE = ['controller', 'senior_accountant', 'accountant', 'platform_admin', 'super_admin'] as const;
-const BOOKKEEPERS = ['controller', 'senior_accountant', 'accountant', 'super_admin'] as const;
-const CONTROLLERS = ['controller', 'platform_admin', 'super_admin'] as const;
+const FINANCE = ['controller', 'senior_accountant', 'accountant', 'platform_admin'] as const;
+const BOOKKEEPERS = ['controller', 'senior_accountant', 'accountant'] as const;
+const CONTROLLERS = ['controller', 'platform_admin'] as const;
 const LEDGER_SERVICES = ['service:payments', 'service:billing'] as const;
 
 const policy = {
@@ -17,7 +17,7 @@ const policy = {
   /** System principals may read a single account to validate a chart before posting. */
   'accounts.read_one': { roles: FINANCE, anyService: true },
   /** Chart changes and account-use changes. */
-  'accounts.change': { roles: ['controller', 'senior_accountant', 'platform_admin', 'super_admin'] },
+  'accounts.change': { roles: ['controller', 'senior_accountant', 'platform_admin'] },
   'journal.read': { roles: FINANCE, services: LEDGER_SERVICES },
   /** Create, edit drafts (the people who create may edit), post, reverse. */
   'journal.write': { roles: BOOKKEEPERS, services: LEDGER_SERVICES },
@@ -35,4 +35,11 @@ const policy = {
 } satisfies Policy<string>;
 
 export type Action = keyof typeof policy;
-export const can = createCan<Action>(policy);
+const byPolicy = createCan<Action>(policy);
+
+/**
+ * A verified global Super Admin grant may do everything in accounting; a `super_admin` role label
+ * that the identity service did not verify counts for nothing.
+ */
+export const can = (p: Principal, action: Action, scope?: Scope): boolean =>
+  hasVerifiedGlobal(p, 'super_admin') || byPolicy(p, action, scope);

@@ -30,7 +30,11 @@ export function choosePostMonth(input: PostMonthInput): string {
   }
   const month = requested ?? open;
   if (month < booksStart) {
-    throw unprocessable('period_out_of_range', `post_month ${month} is before the books start ${booksStart}`, 'post_month');
+    throw unprocessable(
+      'period_out_of_range',
+      `post_month ${month} is before the books start ${booksStart}`,
+      'post_month',
+    );
   }
   const superAdmin = hasVerifiedGlobal(p, 'super_admin');
   if (closed.has(month)) {

@@ -1,4 +1,12 @@
-import { CursorEnvelope, cursorMeta, cursorQuery, decodeCursor, Envelope, notFound, unprocessable } from '@platform/kit';
+import {
+  CursorEnvelope,
+  cursorMeta,
+  cursorQuery,
+  decodeCursor,
+  Envelope,
+  notFound,
+  unprocessable,
+} from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { createAccount, setAccountPostability } from '../commands/accounts.ts';
 import { Account, AccountInput, type AccountNode, ChartTree, PostabilityInput } from '../schemas/accounts.ts';
@@ -21,8 +29,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
         response: { 201: Envelope(Account) },
       },
     },
-    async (req, reply) =>
-      command(deps, req, reply, (ctx) => createAccount(ctx, req.body.data, req.body.why), 201),
+    async (req, reply) => command(deps, req, reply, (ctx) => createAccount(ctx, req.body.data, req.body.why), 201),
   );
 
   app.get(
@@ -44,7 +51,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
       let after: [string, string, string] | undefined;
       if (req.query.after) {
         const key = decodeCursor(req.query.after);
-        if (!key || key.length !== 3 || !key.every((k) => typeof k === 'string')) {
+        if (key?.length !== 3 || !key.every((k) => typeof k === 'string')) {
           throw unprocessable('invalid_cursor', 'The after cursor is not one this service issued', 'querystring/after');
         }
         after = key as [string, string, string];
@@ -67,7 +74,9 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
     async (req, reply) => {
       const accounts = await allAccounts(deps.database.db, req.query.chart_code);
-      const nodes = new Map<string, AccountNode>(accounts.map((a) => [`${a.chart_code}\u0000${a.code}`, { ...a, children: [] }]));
+      const nodes = new Map<string, AccountNode>(
+        accounts.map((a) => [`${a.chart_code}\u0000${a.code}`, { ...a, children: [] }]),
+      );
       const charts = new Map<string, AccountNode[]>();
       for (const node of nodes.values()) {
         const parent = node.parent_code ? nodes.get(`${node.chart_code}\u0000${node.parent_code}`) : undefined;
@@ -105,6 +114,8 @@ export const accountRoutes: RouteModule = (app, deps) => {
       },
     },
     async (req, reply) =>
-      command(deps, req, reply, (ctx) => setAccountPostability(ctx, req.params.id, req.body.data.is_postable, req.body.why)),
+      command(deps, req, reply, (ctx) =>
+        setAccountPostability(ctx, req.params.id, req.body.data.is_postable, req.body.why),
+      ),
   );
 };

@@ -1,8 +1,16 @@
-import { emptyBodyAsObject, Envelope, notFound, PageEnvelope, pageMeta, pageQuery, pageRequest } from '@platform/kit';
+import { Envelope, emptyBodyAsObject, notFound, PageEnvelope, pageMeta, pageQuery, pageRequest } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { deleteEntry, deletionCheck } from '../commands/deletion.ts';
 import { createEntry, editDraft, postEntry, reverseEntry } from '../commands/journal.ts';
-import { Command, DateString, IdempotencyHeaders, IdParams, MonthStart, OptionalDataCommand, Uuid } from '../schemas/common.ts';
+import {
+  Command,
+  DateString,
+  IdempotencyHeaders,
+  IdParams,
+  MonthStart,
+  OptionalDataCommand,
+  Uuid,
+} from '../schemas/common.ts';
 import {
   DeletedEntry,
   DeleteInput,
@@ -140,7 +148,8 @@ export const journalRoutes: RouteModule = (app, deps) => {
         response: { 200: Envelope(DeleteResult) },
       },
     },
-    async (req, reply) => command(deps, req, reply, (ctx) => deleteEntry(ctx, req.params.id, req.body.data, req.body.why)),
+    async (req, reply) =>
+      command(deps, req, reply, (ctx) => deleteEntry(ctx, req.params.id, req.body.data, req.body.why)),
   );
 
   app.get(
@@ -178,7 +187,12 @@ export const journalRoutes: RouteModule = (app, deps) => {
     },
     async (req, reply) => {
       const page = pageRequest(req.query, PAGE.pageSize);
-      const { items, total } = await listSnapshots(deps.database.db, req.query.legal_entity_id, page.page, page.pageSize);
+      const { items, total } = await listSnapshots(
+        deps.database.db,
+        req.query.legal_entity_id,
+        page.page,
+        page.pageSize,
+      );
       return reply.envelope(items, pageMeta(page, total));
     },
   );
@@ -187,7 +201,12 @@ export const journalRoutes: RouteModule = (app, deps) => {
     '/v1/deleted-journal-entries/:id',
     {
       preValidation: reader('deletions.read'),
-      schema: { tags, summary: 'The deletion snapshot of one entry', params: IdParams, response: { 200: Envelope(DeletedEntry) } },
+      schema: {
+        tags,
+        summary: 'The deletion snapshot of one entry',
+        params: IdParams,
+        response: { 200: Envelope(DeletedEntry) },
+      },
     },
     async (req, reply) => {
       const snap = await findSnapshot(deps.database.db, req.params.id);

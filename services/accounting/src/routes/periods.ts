@@ -23,7 +23,8 @@ export const periodRoutes: RouteModule = (app, deps) => {
         response: { 200: Envelope(CloseResult) },
       },
     },
-    async (req, reply) => command(deps, req, reply, (ctx) => closePeriod(ctx, req.body.data.legal_entity_id, req.body.why)),
+    async (req, reply) =>
+      command(deps, req, reply, (ctx) => closePeriod(ctx, req.body.data.legal_entity_id, req.body.why)),
   );
 
   app.post(

@@ -10,7 +10,14 @@ import { type RouteModule, reader } from './deps.ts';
 
 const tags = ['reports'];
 
-const line = (t: { account_id: string; code: string; name: string; classification: string; debit: number; credit: number }) => ({
+const line = (t: {
+  account_id: string;
+  code: string;
+  name: string;
+  classification: string;
+  debit: number;
+  credit: number;
+}) => ({
   ...t,
   balance: normalBalance(t.classification, t.debit, t.credit),
 });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateString, MonthStart, Money, Timestamp, Uuid } from './common.ts';
+import { DateString, Money, MonthStart, Timestamp, Uuid } from './common.ts';
 
 const Direction = Type.Unsafe<'debit' | 'credit'>({ type: 'string', enum: ['debit', 'credit'] });
 const OptionalRef = Type.Optional(Uuid);
@@ -90,7 +90,6 @@ const EntryFields = {
   payment_id: Type.Union([Uuid, Type.Null()]),
   is_reversal: Type.Boolean(),
   reversal_of: Type.Union([Uuid, Type.Null()]),
-  reversed_by: Type.Union([Uuid, Type.Null()]),
   created_by: Type.String(),
   created_at: Timestamp,
   posted_at: Type.Union([Timestamp, Type.Null()]),
@@ -119,7 +118,10 @@ export const DeletedEntry = Type.Object({
   reason: Type.String(),
   deleted_at: Timestamp,
   deleted_by: Type.String(),
-  why: Type.Union([Type.Object({ code: Type.Optional(Type.String()), detail: Type.Optional(Type.String()) }), Type.Null()]),
+  why: Type.Union([
+    Type.Object({ code: Type.Optional(Type.String()), detail: Type.Optional(Type.String()) }),
+    Type.Null(),
+  ]),
   snapshot: Entry,
 });
 export type DeletedEntry = Static<typeof DeletedEntry>;

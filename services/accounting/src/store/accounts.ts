@@ -77,8 +77,15 @@ export async function setPostable(trx: Db, id: string, isPostable: boolean) {
 }
 
 /** Cursor list ordered by (chart_code, code, id). */
-export async function listAccounts(db: Db, opts: { after?: [string, string, string]; limit: number; chartCode?: string }) {
-  let q = withParent(db).orderBy('a.chart_code').orderBy('a.code').orderBy('a.id').limit(opts.limit + 1);
+export async function listAccounts(
+  db: Db,
+  opts: { after?: [string, string, string]; limit: number; chartCode?: string },
+) {
+  let q = withParent(db)
+    .orderBy('a.chart_code')
+    .orderBy('a.code')
+    .orderBy('a.id')
+    .limit(opts.limit + 1);
   if (opts.chartCode) q = q.where('a.chart_code', '=', opts.chartCode);
   if (opts.after) {
     const [c, code, id] = opts.after;

@@ -16,7 +16,12 @@ export async function insertCalendar(trx: Db, cal: Calendar, by: string, now: Da
     .execute();
 }
 
-export async function updateCalendar(trx: Db, entityId: string, set: Partial<Omit<Calendar, 'legal_entity_id'>>, now: Date) {
+export async function updateCalendar(
+  trx: Db,
+  entityId: string,
+  set: Partial<Omit<Calendar, 'legal_entity_id'>>,
+  now: Date,
+) {
   await trx
     .updateTable('calendars')
     .set({ ...set, updated_at: now })
@@ -36,7 +41,10 @@ export async function recordCalendarChange(
   },
   now: Date,
 ) {
-  await trx.insertInto('calendar_changes').values({ ...change, occurred_at: now }).execute();
+  await trx
+    .insertInto('calendar_changes')
+    .values({ ...change, occurred_at: now })
+    .execute();
 }
 
 /** The entity's hard-closed months, ascending. */

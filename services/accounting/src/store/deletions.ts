@@ -47,7 +47,12 @@ export async function listSnapshots(db: Db, entityId: string | undefined, page: 
   let q = db.selectFrom('deleted_entries').selectAll();
   if (entityId) q = q.where('legal_entity_id', '=', entityId);
   const [rows, count] = await Promise.all([
-    q.orderBy('deleted_at', 'desc').orderBy('entry_id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+    q
+      .orderBy('deleted_at', 'desc')
+      .orderBy('entry_id')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
     sql<{ n: number }>`SELECT count(*)::int AS n FROM deleted_entries
       WHERE ${entityId ? sql`legal_entity_id = ${entityId}` : sql`true`}`.execute(db),
   ]);

@@ -13,15 +13,13 @@ export interface EntryRow {
   post_month: string | null;
   payment_id: string | null;
   reversal_of: string | null;
-  reversed_by: string | null;
   created_by: string;
   created_at: Date;
   posted_at: Date | null;
 }
 
 const ENTRY_COLUMNS = sql`e.id, e.legal_entity_id, e.description, e.transaction_date, e.source, e.status, e.post_month,
-  e.payment_id, e.reversal_of, e.created_by, e.created_at, e.posted_at,
-  (SELECT r.id FROM journal_entries r WHERE r.reversal_of = e.id) AS reversed_by`;
+  e.payment_id, e.reversal_of, e.created_by, e.created_at, e.posted_at`;
 
 const LINE_COLUMNS = [
   'id',
@@ -65,7 +63,6 @@ const entryFields = (r: EntryRow) => ({
   payment_id: r.payment_id,
   is_reversal: r.reversal_of !== null,
   reversal_of: r.reversal_of,
-  reversed_by: r.reversed_by,
   created_by: r.created_by,
   created_at: isoOrThrow(r.created_at),
   posted_at: iso(r.posted_at),
@@ -183,8 +180,14 @@ export async function reversedAmong(db: Db, ids: readonly string[]): Promise<Set
 
 /** Removes entries and their lines (lines first: the balance trigger needs the entry). */
 export async function deleteEntries(trx: Db, ids: readonly string[]) {
-  await trx.deleteFrom('journal_lines').where('entry_id', 'in', [...ids]).execute();
-  await trx.deleteFrom('journal_entries').where('id', 'in', [...ids]).execute();
+  await trx
+    .deleteFrom('journal_lines')
+    .where('entry_id', 'in', [...ids])
+    .execute();
+  await trx
+    .deleteFrom('journal_entries')
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export interface EntryFilters {
@@ -203,8 +206,9 @@ export async function listEntries(db: Db, f: EntryFilters, page: number, pageSiz
   if (f.legal_entity_id) where.push(sql`e.legal_entity_id = ${f.legal_entity_id}`);
   if (f.status) where.push(sql`e.status = ${f.status}`);
   if (f.payment_id) where.push(sql`e.payment_id = ${f.payment_id}`);
-  if (f.from_post_month) where.push(sql`e.post_month >= ${f.from_post_month}::date`);
-  if (f.to_post_month) where.push(sql`e.post_month <= ${f.to_post_month}::date`);
+  if (f.from_post_month)
+    where.push(sql`reporting_month(e.post_month, e.transaction_date) >= ${f.from_post_month}::date`);
+  if (f.to_post_month) where.push(sql`reporting_month(e.post_month, e.transaction_date) <= ${f.to_post_month}::date`);
   if (f.from_date) where.push(sql`e.transaction_date >= ${f.from_date}::date`);
   if (f.to_date) where.push(sql`e.transaction_date <= ${f.to_date}::date`);
   const cond = sql.join(where, sql` AND `);

@@ -5,16 +5,37 @@ import type { PeriodRecord } from '../schemas/periods.ts';
 import { isoOrThrow } from './rows.ts';
 
 export async function closeMonth(trx: Db, entityId: string, month: string, actor: string, reason: string, now: Date) {
-  await trx.insertInto('period_closures').values({ legal_entity_id: entityId, month, closed_by: actor, closed_at: now }).execute();
+  await trx
+    .insertInto('period_closures')
+    .values({ legal_entity_id: entityId, month, closed_by: actor, closed_at: now })
+    .execute();
   await trx
     .insertInto('period_history')
-    .values({ legal_entity_id: entityId, event_type: 'close', ...yearMonthParts(month), actor_fid: actor, reason, occurred_at: now })
+    .values({
+      legal_entity_id: entityId,
+      event_type: 'close',
+      ...yearMonthParts(month),
+      actor_fid: actor,
+      reason,
+      occurred_at: now,
+    })
     .execute();
 }
 
 /** Reopens the months (one history record each), newest month first. */
-export async function reopenMonths(trx: Db, entityId: string, months: string[], actor: string, reason: string, now: Date) {
-  await trx.deleteFrom('period_closures').where('legal_entity_id', '=', entityId).where('month', 'in', months).execute();
+export async function reopenMonths(
+  trx: Db,
+  entityId: string,
+  months: string[],
+  actor: string,
+  reason: string,
+  now: Date,
+) {
+  await trx
+    .deleteFrom('period_closures')
+    .where('legal_entity_id', '=', entityId)
+    .where('month', 'in', months)
+    .execute();
   await trx
     .insertInto('period_history')
     .values(

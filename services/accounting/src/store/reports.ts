@@ -21,7 +21,13 @@ export const normalBalance = (classification: string, debit: number, credit: num
 /** Totals per account over entities and an inclusive month range (either bound optional). */
 export async function accountTotals(
   db: Db,
-  opts: { entityIds?: readonly string[]; chartCode?: string; accountId?: string; fromMonth?: string | null; toMonth?: string | null },
+  opts: {
+    entityIds?: readonly string[];
+    chartCode?: string;
+    accountId?: string;
+    fromMonth?: string | null;
+    toMonth?: string | null;
+  },
 ): Promise<AccountTotals[]> {
   const where = [sql`true`];
   if (opts.entityIds) where.push(sql`b.legal_entity_id = ANY(${[...opts.entityIds]}::uuid[])`);
