@@ -5,7 +5,18 @@ import { commandChecks, routesMissingSchemas, validateOpenApi } from '@platform/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
-import { ACCOUNTANT, CONTROLLER, type Harness, harness, STAFF } from './harness.ts';
+import {
+  ACCOUNTANT,
+  ADMIN,
+  BILLING,
+  CONTROLLER,
+  type Harness,
+  harness,
+  PAYMENTS,
+  SENIOR,
+  STAFF,
+  SUPERLABEL,
+} from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -258,5 +269,72 @@ describe.skipIf(!natsUrl)('events over NATS JetStream (TEST_NATS_URL)', () => {
       for (const s of stops) await s();
       await bus.close();
     }
+  });
+});
+
+describe('read permissions and rejected input', () => {
+  it('ACC-218 period history is for controllers and platform admins; other people and system principals get 403', async () => {
+    const l = await h.ledger();
+    for (const who of [CONTROLLER, ADMIN]) {
+      expect((await h.call('GET', `/v1/periods/history?legal_entity_id=${l.entity.id}`, who)).status).toBe(200);
+    }
+    for (const who of [ACCOUNTANT, SENIOR, STAFF, SUPERLABEL, PAYMENTS, BILLING]) {
+      const r = await h.call('GET', `/v1/periods/history?legal_entity_id=${l.entity.id}`, who);
+      expect(r.status).toBe(403);
+    }
+  });
+
+  it('ACC-219 the current calendar read is open to staff and to system services', async () => {
+    const l = await h.ledger();
+    for (const who of [STAFF, 'anyone@example.com', PAYMENTS, 'service:intelligence']) {
+      const r = await h.call('GET', `/v1/period-calendar/current?legal_entity_id=${l.entity.id}`, who);
+      expect(r.status).toBe(200);
+      expect(r.data.legal_entity_id).toBe(l.entity.id);
+    }
+  });
+
+  it('ACC-222 ACC-223 malformed or empty fields fail schema validation before any domain check; nothing is written, no event', async () => {
+    const l = await h.ledger();
+    const d = await h.draft(l);
+    const before = await h.state();
+    const cases: [string, string, unknown][] = [
+      // An unknown entity would be a domain refusal (404); the malformed date fails first.
+      ['POST', `/v1/legal-entities/${randomUUID()}/calendar`, { data: { timezone: 'UTC', books_start_month: 'soon' } }],
+      [
+        'POST',
+        '/v1/journal-entries',
+        { data: { legal_entity_id: l.entity.id, description: '', transaction_date: '2025-06-01', lines: [] } },
+      ],
+      [
+        'POST',
+        '/v1/journal-entries',
+        {
+          data: {
+            legal_entity_id: 'not-a-uuid',
+            description: 'x',
+            transaction_date: '2025-06-01',
+            lines: h.lines(l.cash.id, l.revenue.id),
+          },
+        },
+      ],
+      [
+        'POST',
+        `/v1/journal-entries/${d.id}/draft`,
+        { data: { description: 'x', transaction_date: '2025-13-40', lines: h.lines(l.cash.id, l.revenue.id) } },
+      ],
+      [
+        'POST',
+        '/v1/accounts',
+        { data: { chart_code: ' ', code: '1', name: 'x', classification: 'asset', is_postable: 'true' } },
+      ],
+      ['DELETE', `/v1/journal-entries/${d.id}`, { data: { reason: '' } }],
+      ['POST', '/v1/periods/close', { data: {} }],
+    ];
+    for (const [method, url, body] of cases) {
+      const r = await h.call(method as 'POST', url, CONTROLLER, body);
+      expect(r.status, `${method} ${url}`).toBe(422);
+      expect(r.errors[0].code).toBe('validation_failed');
+    }
+    expect(await h.state()).toEqual(before);
   });
 });
