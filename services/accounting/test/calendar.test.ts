@@ -68,21 +68,6 @@ const correctStart = (
     key,
   );
 
-/** Legacy closures, written straight into the table as old data would be. */
-async function legacyClosures(entityId: string, months: string[]) {
-  for (const m of months) {
-    await sql`INSERT INTO period_closures (legal_entity_id, month) VALUES (${entityId}::uuid, ${m}::date)`.execute(
-      h.db,
-    );
-  }
-}
-
-async function closedOf(entityId: string) {
-  const r = await sql<{ m: string }>`SELECT to_char(month, 'YYYY-MM-DD') AS m FROM period_closures
-    WHERE legal_entity_id = ${entityId}::uuid ORDER BY month`.execute(h.db);
-  return r.rows.map((x) => x.m);
-}
-
 async function historyCount(entityId: string) {
   const r = await sql<{
     n: number;
@@ -264,7 +249,7 @@ describe('calendar setup', () => {
 
   it('ACC-125 a setup whose books start leaves a gap before existing closed months is refused and stores nothing', async () => {
     const e = await h.entity();
-    await legacyClosures(e.id, ['2025-03-01', '2025-04-01']);
+    await h.legacyClosures(e.id, ['2025-03-01', '2025-04-01']);
     for (const books_start_month of ['2025-01-01', '2025-02-01']) {
       const before = await h.state();
       const r = await setup(e.id, { timezone: 'UTC', books_start_month });
@@ -419,7 +404,7 @@ describe('timezone correction', () => {
     const pastPosted = await h.posted(l, { transaction_date: '2025-05-20', post_month: '2025-03-01' });
     const draft = await h.draft(l, { transaction_date: '2025-06-01' });
     const entriesBefore = await Promise.all([posted.id, pastPosted.id, draft.id].map(getEntry));
-    const closedBefore = await closedOf(l.entity.id);
+    const closedBefore = await h.closedOf(l.entity.id);
     const historyBefore = await historyCount(l.entity.id);
     const calBefore = (await current(l.entity.id)).data;
 
@@ -438,7 +423,7 @@ describe('timezone correction', () => {
     const calAfter = (await current(l.entity.id)).data;
     expect(calAfter.books_start_month).toBe(calBefore.books_start_month);
     expect(calAfter.timezone).toBe('Pacific/Kiritimati');
-    expect(await closedOf(l.entity.id)).toEqual(closedBefore);
+    expect(await h.closedOf(l.entity.id)).toEqual(closedBefore);
     expect(closedBefore).toEqual(['2025-01-01', '2025-02-01']);
     expect(await historyCount(l.entity.id)).toBe(historyBefore);
   });
@@ -460,7 +445,7 @@ describe('timezone correction', () => {
     h.setNow('2025-07-01T02:00:00Z');
     const l = await h.ledger({ books_start_month: '2025-04-01' });
     for (let i = 0; i < 3; i++) expect((await h.close(l.entity.id)).status).toBe(200);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-04-01', '2025-05-01', '2025-06-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-04-01', '2025-05-01', '2025-06-01']);
     const before = await h.state();
     const r = await correctTz(l.entity.id, 'America/New_York');
     expect(r.status).toBe(422);
@@ -471,7 +456,7 @@ describe('timezone correction', () => {
 
   it('ACC-141 a correction that would leave the closed months not a continuous run is 422 invalid_closed_period_prefix and the timezone is unchanged', async () => {
     const l = await h.ledger();
-    await legacyClosures(l.entity.id, ['2025-01-01', '2025-03-01']);
+    await h.legacyClosures(l.entity.id, ['2025-01-01', '2025-03-01']);
     const before = await h.state();
     const r = await correctTz(l.entity.id, 'Europe/Paris');
     expect(r.status).toBe(422);
@@ -685,7 +670,7 @@ describe('books-start correction', () => {
     expect(await h.state()).toEqual(before);
 
     const gap = await h.ledger();
-    await legacyClosures(gap.entity.id, ['2025-01-01', '2025-03-01']);
+    await h.legacyClosures(gap.entity.id, ['2025-01-01', '2025-03-01']);
     before = await h.state();
     r = await correctStart(gap.entity.id, '2025-02-01');
     expect(r.status).toBe(422);
@@ -698,7 +683,7 @@ describe('books-start correction', () => {
 
   it('ACC-156 a correction whose closed months would reach the current month is refused and nothing changes', async () => {
     const l = await h.ledger({ books_start_month: '2025-04-01' });
-    await legacyClosures(l.entity.id, ['2025-04-01', '2025-05-01', '2025-06-01']);
+    await h.legacyClosures(l.entity.id, ['2025-04-01', '2025-05-01', '2025-06-01']);
     const before = await h.state();
     const r = await correctStart(l.entity.id, '2025-05-01');
     expect(r.status).toBeGreaterThanOrEqual(400);
@@ -845,7 +830,7 @@ describe('calendar decisions (docs/decisions.md)', () => {
 
   it('ACC-125 ACC-175 setup over legacy closures that reach the current month is 422 current_period_closed until they are reopened', async () => {
     const e = await h.entity();
-    await legacyClosures(e.id, ['2025-05-01', '2025-06-01']);
+    await h.legacyClosures(e.id, ['2025-05-01', '2025-06-01']);
     const before = await h.state();
     const refused = await h.call('POST', `/v1/legal-entities/${e.id}/calendar`, CONTROLLER, {
       data: { timezone: 'UTC', books_start_month: '2025-05-01' },
@@ -862,6 +847,6 @@ describe('calendar decisions (docs/decisions.md)', () => {
       data: { timezone: 'UTC', books_start_month: '2025-05-01' },
     });
     expect(ok.status).toBe(201);
-    expect(await closedOf(e.id)).toEqual(['2025-05-01']);
+    expect(await h.closedOf(e.id)).toEqual(['2025-05-01']);
   });
 });

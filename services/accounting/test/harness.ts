@@ -180,6 +180,20 @@ export async function harness(opts: { now?: string } = {}) {
         }))
         .filter((x) => !type || x.event_type === type);
     },
+    /** Legacy closures, written straight into the table as old data would be. */
+    async legacyClosures(entityId: string, months: string[]) {
+      for (const m of months) {
+        await sql`INSERT INTO period_closures (legal_entity_id, month) VALUES (${entityId}::uuid, ${m}::date)`.execute(
+          database.db,
+        );
+      }
+    },
+    /** The entity's closed months, ascending, as YYYY-MM-DD. */
+    async closedOf(entityId: string) {
+      const r = await sql<{ m: string }>`SELECT to_char(month, 'YYYY-MM-DD') AS m FROM period_closures
+        WHERE legal_entity_id = ${entityId}::uuid ORDER BY month`.execute(database.db);
+      return r.rows.map((x) => x.m);
+    },
     async count(table: string) {
       const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
       return r.rows[0].n;

@@ -50,20 +50,6 @@ const reopen = (
 const history = (entityId: string, query = '', as = CONTROLLER) =>
   h.call('GET', `/v1/periods/history?legal_entity_id=${entityId}${query}`, as);
 
-async function legacyClosures(entityId: string, months: string[]) {
-  for (const m of months) {
-    await sql`INSERT INTO period_closures (legal_entity_id, month) VALUES (${entityId}::uuid, ${m}::date)`.execute(
-      h.db,
-    );
-  }
-}
-
-async function closedOf(entityId: string) {
-  const r = await sql<{ m: string }>`SELECT to_char(month, 'YYYY-MM-DD') AS m FROM period_closures
-    WHERE legal_entity_id = ${entityId}::uuid ORDER BY month`.execute(h.db);
-  return r.rows.map((x) => x.m);
-}
-
 describe('months: close and reopen', () => {
   it("ACC-165 a month is Open when it is the entity's current month by the entity-local date", async () => {
     // 2025-06-30T20:00Z: still June in UTC, already 1 July in Auckland.
@@ -98,7 +84,7 @@ describe('months: close and reopen', () => {
     expect(r.status).toBe(400);
     expect(r.errors[0].code).toBe('idempotency_key_required');
     expect(await h.state()).toEqual(before);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-01-01']);
   });
 
   it('ACC-167 close on an entity without a calendar is refused and closes nothing', async () => {
@@ -108,7 +94,7 @@ describe('months: close and reopen', () => {
     expect(r.status).toBe(422);
     expect(r.errors[0].code).toBe('period_calendar_not_configured');
     expect(await h.state()).toEqual(before);
-    expect(await closedOf(e.id)).toEqual([]);
+    expect(await h.closedOf(e.id)).toEqual([]);
   });
 
   it('ACC-168 close closes the earliest unclosed past month and period history shows it', async () => {
@@ -116,14 +102,14 @@ describe('months: close and reopen', () => {
     const r = await h.close(l.entity.id);
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ legal_entity_id: l.entity.id, closed_month: '2025-03-01' });
-    expect(await closedOf(l.entity.id)).toEqual(['2025-03-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-03-01']);
     let hist = await history(l.entity.id);
     expect(hist.data).toHaveLength(1);
     expect(hist.data[0]).toMatchObject({ event_type: 'close', year: 2025, month: 3 });
 
     const r2 = await h.close(l.entity.id);
     expect(r2.data.closed_month).toBe('2025-04-01');
-    expect(await closedOf(l.entity.id)).toEqual(['2025-03-01', '2025-04-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-03-01', '2025-04-01']);
     hist = await history(l.entity.id);
     expect(hist.data[0]).toMatchObject({ event_type: 'close', year: 2025, month: 4 });
   });
@@ -137,13 +123,13 @@ describe('months: close and reopen', () => {
     expect(r.status).toBe(409);
     expect(r.errors[0].code).toBe('current_period_not_closable');
     expect(await h.state()).toEqual(before);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-04-01', '2025-05-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-04-01', '2025-05-01']);
     expect((await history(l.entity.id)).data).toHaveLength(2);
   });
 
   it('ACC-170 a gap in recorded closures blocks closing and adds no history record', async () => {
     const l = await h.ledger();
-    await legacyClosures(l.entity.id, ['2025-01-01', '2025-03-01']);
+    await h.legacyClosures(l.entity.id, ['2025-01-01', '2025-03-01']);
     const before = await h.state();
     const r = await h.close(l.entity.id);
     expect(r.status).toBe(409);
@@ -182,17 +168,17 @@ describe('months: close and reopen', () => {
       expect(r.errors[0].code).toBe('reason_required');
       expect(await h.state()).toEqual(before);
     }
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-01-01']);
   });
 
   it('ACC-173 ACC-174 reopening a month reopens every later closed month with one history record each', async () => {
     const l = await h.ledger();
     for (let i = 0; i < 4; i++) expect((await h.close(l.entity.id)).status).toBe(200);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01']);
     const r = await reopen(l.entity.id, 2025, 2, { detail: 'Missing accruals' });
     expect(r.status).toBe(200);
     expect(r.data.reopened_months).toEqual(['2025-02-01', '2025-03-01', '2025-04-01']);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-01-01']);
     const hist = (await history(l.entity.id)).data as {
       event_type: string;
       year: number;
@@ -211,7 +197,7 @@ describe('months: close and reopen', () => {
     expect(
       (await history(l.entity.id)).data.filter((x: { event_type: string }) => x.event_type === 'reopen'),
     ).toHaveLength(4);
-    expect(await closedOf(l.entity.id)).toEqual([]);
+    expect(await h.closedOf(l.entity.id)).toEqual([]);
   });
 
   it('ACC-173 reopening a month that is not closed is 409 period_not_closed and changes nothing', async () => {
@@ -226,7 +212,7 @@ describe('months: close and reopen', () => {
 
   it('ACC-175 reopening the current month among legacy closures removes it and every later closure', async () => {
     const l = await h.ledger();
-    await legacyClosures(l.entity.id, [
+    await h.legacyClosures(l.entity.id, [
       '2025-01-01',
       '2025-02-01',
       '2025-03-01',
@@ -239,7 +225,13 @@ describe('months: close and reopen', () => {
     const r = await reopen(l.entity.id, 2025, 6, { detail: 'Legacy closures reached the current month' });
     expect(r.status).toBe(200);
     expect(r.data.reopened_months).toEqual(['2025-06-01', '2025-07-01', '2025-08-01']);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01', '2025-05-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual([
+      '2025-01-01',
+      '2025-02-01',
+      '2025-03-01',
+      '2025-04-01',
+      '2025-05-01',
+    ]);
     const hist = (await history(l.entity.id)).data;
     expect(hist).toHaveLength(3);
     expect(hist.map((x: { month: number }) => x.month).sort()).toEqual([6, 7, 8]);
@@ -249,11 +241,11 @@ describe('months: close and reopen', () => {
 
   it('ACC-176 reopening legacy closures of the current month works before calendar configuration', async () => {
     const e = await h.entity();
-    await legacyClosures(e.id, ['2025-05-01', '2025-06-01', '2025-07-01']);
+    await h.legacyClosures(e.id, ['2025-05-01', '2025-06-01', '2025-07-01']);
     const r = await reopen(e.id, 2025, 6, { detail: 'Clean up before setup' });
     expect(r.status).toBe(200);
     expect(r.data.reopened_months).toEqual(['2025-06-01', '2025-07-01']);
-    expect(await closedOf(e.id)).toEqual(['2025-05-01']);
+    expect(await h.closedOf(e.id)).toEqual(['2025-05-01']);
     expect((await current(e.id)).errors[0].code).toBe('period_calendar_not_configured');
     const hist = (await history(e.id)).data;
     expect(hist).toHaveLength(2);
@@ -275,7 +267,7 @@ describe('months: close and reopen', () => {
     }
     expect((await h.close(l.entity.id, CONTROLLER)).status).toBe(200);
     expect((await h.close(l.entity.id, ADMIN)).status).toBe(200);
-    expect(await closedOf(l.entity.id)).toEqual(['2025-01-01', '2025-02-01']);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-01-01', '2025-02-01']);
     for (const as of NOT_CONTROLLERS) {
       const before = await h.state();
       const r = await reopen(l.entity.id, 2025, 1, undefined, as);
@@ -285,7 +277,7 @@ describe('months: close and reopen', () => {
     }
     expect((await reopen(l.entity.id, 2025, 2, undefined, ADMIN)).status).toBe(200);
     expect((await reopen(l.entity.id, 2025, 1, undefined, CONTROLLER)).status).toBe(200);
-    expect(await closedOf(l.entity.id)).toEqual([]);
+    expect(await h.closedOf(l.entity.id)).toEqual([]);
   });
 });
 

@@ -40,6 +40,9 @@ export class SharedPglite {
 
 class PgliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite) {}
+  async run(statement: string) {
+    await this.pg.exec(statement);
+  }
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     // Without parameters use the simple protocol, which (like pg's) runs several statements.
     const res =

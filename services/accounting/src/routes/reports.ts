@@ -5,19 +5,12 @@ import { DateString, IdParams, Uuid, YearMonth } from '../schemas/common.ts';
 import { AccountBalance, BalanceSheet, ConsolidatedBalances, TrialBalance } from '../schemas/reports.ts';
 import { findAccount } from '../store/accounts.ts';
 import { findEntity } from '../store/entities.ts';
-import { accountTotals, entitiesOfChart, normalBalance } from '../store/reports.ts';
+import { type AccountTotals, accountTotals, entitiesOfChart, normalBalance } from '../store/reports.ts';
 import { type RouteModule, reader } from './deps.ts';
 
 const tags = ['reports'];
 
-const line = (t: {
-  account_id: string;
-  code: string;
-  name: string;
-  classification: string;
-  debit: number;
-  credit: number;
-}) => ({
+const line = (t: AccountTotals) => ({
   ...t,
   balance: normalBalance(t.classification, t.debit, t.credit),
 });
