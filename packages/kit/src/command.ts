@@ -50,8 +50,8 @@ export interface CommandContext {
  * + body + caller, and the response are stored in the command's own transaction:
  * - same key, same request: the stored response is replayed and nothing runs again;
  * - same key, another path, body, method or caller: 409 idempotency_key_reused;
- * - two concurrent requests with one key: an advisory lock on the key makes the second wait for
- *   the first and then replay its result.
+ * - two concurrent requests with one key: the second waits on the key's unique index for the
+ *   first to commit, then replays its result.
  * A command that fails writes nothing, its key included, so a corrected retry can run.
  */
 export async function runCommand<T>(
@@ -65,12 +65,18 @@ export async function runCommand<T>(
     .update(`${method}\n${path}\n${ctx.principal.id}\n${canonical(ctx.req.body ?? null)}`)
     .digest('hex');
   return ctx.db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${key}`}, 0))`.execute(trx);
-    const stored = await sql<{ request_hash: string; status: number; response: unknown }>`
-      SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(trx);
-    const prior = stored.rows[0];
-    if (prior) {
-      if (prior.request_hash !== hash) {
+    // Claim the key first. A concurrent request with the same key blocks on the unique index
+    // until this transaction ends, then finds the stored result (or, if this one failed and
+    // rolled back, claims the key itself).
+    const claimed =
+      await sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
+      VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, 0, 'null')
+      ON CONFLICT (key) DO NOTHING RETURNING key`.execute(trx);
+    if (claimed.rows.length === 0) {
+      const stored = await sql<{ request_hash: string; status: number; response: unknown }>`
+        SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(trx);
+      const prior = stored.rows[0];
+      if (!prior || prior.request_hash !== hash) {
         throw conflict(
           'idempotency_key_reused',
           'This Idempotency-Key was used for another request (different path, body, method or caller)',
@@ -80,10 +86,8 @@ export async function runCommand<T>(
       return { status: prior.status, data, replayed: true };
     }
     const result = await work(trx);
-    await sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
-      VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, ${result.status}, ${JSON.stringify(result.data ?? null)})`.execute(
-      trx,
-    );
+    await sql`UPDATE idempotency_keys SET status = ${result.status}, response = ${JSON.stringify(result.data ?? null)}
+      WHERE key = ${key}`.execute(trx);
     return { ...result, replayed: false };
   });
 }

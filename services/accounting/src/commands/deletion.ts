@@ -4,8 +4,8 @@ import { monthOf } from '../domain/months.ts';
 import type { Entry } from '../schemas/journal.ts';
 import { closedMonths } from '../store/calendar.ts';
 import { insertSnapshots } from '../store/deletions.ts';
-import { deleteEntries, entityOf, loadEntries, reversedAmong } from '../store/journal.ts';
-import { lockEntityShared } from '../store/locks.ts';
+import { deleteEntries, loadEntries, reversedAmong } from '../store/journal.ts';
+import { lockEntityOfEntry } from '../store/locks.ts';
 import { type CommandCtx, SERVICE, type WhyValue } from './context.ts';
 
 const deletable = (e: Entry): DeletableEntry => ({
@@ -56,9 +56,8 @@ export async function deleteEntry(
   input: { reason: string; related_entry_ids?: string[] },
   why?: WhyValue,
 ) {
-  const entityId = await entityOf(trx, id);
+  const entityId = await lockEntityOfEntry(trx, id);
   if (!entityId) throw notFound('Journal entry', 'journal_entry_not_found');
-  await lockEntityShared(trx, entityId);
   const { entries, refusals } = await evaluate(trx, principal, id, input.related_entry_ids ?? [], true);
   if (refusals.length) throw refusals[0];
   const ids = entries.map((e) => e.id);

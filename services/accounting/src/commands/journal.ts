@@ -5,10 +5,10 @@ import { localDate } from '../domain/months.ts';
 import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
 import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
 import { accountRefs } from '../store/accounts.ts';
-import { closedMonths, findCalendar } from '../store/calendar.ts';
+import { entityLedger, findCalendar } from '../store/calendar.ts';
 import { findEntity } from '../store/entities.ts';
-import { entityOf, insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from '../store/journal.ts';
-import { lockEntityShared } from '../store/locks.ts';
+import { insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from '../store/journal.ts';
+import { lockEntityOfEntry, lockEntitySharedReturning } from '../store/locks.ts';
 import type { CommandCtx } from './context.ts';
 import { SERVICE } from './context.ts';
 
@@ -24,9 +24,8 @@ async function checkEntryLines(trx: Db, chartCode: string, lines: readonly LineI
 
 /** Locks the entity (shared) and then the entry row; 404 for an unknown entry. */
 async function lockEntry(trx: Db, id: string) {
-  const entityId = await entityOf(trx, id);
+  const entityId = await lockEntityOfEntry(trx, id);
   if (!entityId) throw notFound('Journal entry', 'journal_entry_not_found');
-  await lockEntityShared(trx, entityId);
   const entry = await loadEntry(trx, id, true);
   if (!entry) throw notFound('Journal entry', 'journal_entry_not_found');
   return entry;
@@ -34,16 +33,14 @@ async function lockEntry(trx: Db, id: string) {
 
 /** Entries created by a person are manual; by a service (billing, payments), generated. */
 export async function createEntry({ trx, principal, now }: CommandCtx, input: EntryInput) {
-  const entity = await findEntity(trx, input.legal_entity_id);
+  const entity = await lockEntitySharedReturning(trx, input.legal_entity_id);
   if (!entity) throw unprocessable('legal_entity_not_found', 'No such legal entity', 'data/legal_entity_id');
   checkActive(entity);
-  await lockEntityShared(trx, entity.id);
   await checkEntryLines(trx, entity.chart_code, input.lines, principal.id === BILLING);
-  const id = uuidv7(now.getTime());
-  await insertEntry(
+  return insertEntry(
     trx,
     {
-      id,
+      id: uuidv7(now.getTime()),
       legal_entity_id: entity.id,
       description: input.description,
       transaction_date: input.transaction_date,
@@ -55,7 +52,6 @@ export async function createEntry({ trx, principal, now }: CommandCtx, input: En
     input.lines,
     now,
   );
-  return (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
 }
 
 export async function editDraft({ trx, now }: CommandCtx, id: string, input: DraftInput) {
@@ -81,23 +77,23 @@ export async function editDraft({ trx, now }: CommandCtx, id: string, input: Dra
 export async function postEntry({ trx, principal, now }: CommandCtx, id: string, requestedMonth?: string) {
   const entry = await lockEntry(trx, id);
   if (entry.status !== 'draft') throw conflict('entry_already_posted', 'The entry is already posted');
-  const calendar = await findCalendar(trx, entry.legal_entity_id);
-  if (!calendar) throw notConfigured();
+  const ledger = await entityLedger(trx, entry.legal_entity_id);
+  const calendar = ledger?.calendar;
+  if (!ledger || !calendar) throw notConfigured();
   checkBalanced(entry.lines);
   // Accounts may have stopped being postable since the draft was written. Billing references
   // were checked when the lines were written, so they are not re-judged here.
-  const entity = await findEntity(trx, entry.legal_entity_id);
-  await checkEntryLines(trx, entity?.chart_code ?? '', entry.lines, true);
+  await checkEntryLines(trx, ledger.chart_code, entry.lines, true);
   const month = choosePostMonth({
     principal,
     requested: requestedMonth,
     open: openMonth(calendar, now),
     booksStart: calendar.books_start_month,
-    closed: new Set(await closedMonths(trx, entry.legal_entity_id)),
+    closed: new Set(ledger.closed),
     isCharge: isCharge(entry),
   });
   await markPosted(trx, id, month, principal.id, now);
-  return (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
+  return { ...entry, status: 'posted' as const, post_month: month, posted_at: now.toISOString() };
 }
 
 /**
@@ -115,11 +111,10 @@ export async function reverseEntry({ trx, principal, now }: CommandCtx, id: stri
     if (!calendar) throw notConfigured();
     date = localDate(now, calendar.timezone);
   }
-  const reversalId = uuidv7(now.getTime());
-  await insertEntry(
+  return insertEntry(
     trx,
     {
-      id: reversalId,
+      id: uuidv7(now.getTime()),
       legal_entity_id: original.legal_entity_id,
       description: `Reversal of ${original.description}`.slice(0, 1000),
       transaction_date: date,
@@ -134,5 +129,4 @@ export async function reverseEntry({ trx, principal, now }: CommandCtx, id: stri
     })),
     now,
   );
-  return (await loadEntry(trx, reversalId)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
 }

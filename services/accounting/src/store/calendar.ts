@@ -1,4 +1,5 @@
 import type { Db } from '@platform/kit';
+import { sql } from 'kysely';
 import type { Calendar } from '../domain/calendar.ts';
 
 export async function findCalendar(db: Db, entityId: string): Promise<Calendar | undefined> {
@@ -56,4 +57,36 @@ export async function closedMonths(db: Db, entityId: string): Promise<string[]> 
     .orderBy('month')
     .execute();
   return rows.map((r) => r.month as string);
+}
+
+export interface EntityLedger {
+  chart_code: string;
+  status: string;
+  calendar: Calendar | undefined;
+  /** Hard-closed months, ascending. */
+  closed: string[];
+}
+
+/** What posting needs to know of an entity, in one statement: its chart, calendar and closures. */
+export async function entityLedger(db: Db, entityId: string): Promise<EntityLedger | undefined> {
+  const r = await sql<{
+    chart_code: string;
+    status: string;
+    timezone: string | null;
+    books_start_month: string | null;
+    closed: string[];
+  }>`SELECT le.chart_code, le.status, c.timezone, c.books_start_month,
+      ARRAY(SELECT to_char(p.month, 'YYYY-MM-DD') FROM period_closures p WHERE p.legal_entity_id = le.id ORDER BY p.month) AS closed
+    FROM legal_entities le LEFT JOIN calendars c ON c.legal_entity_id = le.id WHERE le.id = ${entityId}`.execute(db);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    chart_code: row.chart_code,
+    status: row.status,
+    calendar:
+      row.timezone && row.books_start_month
+        ? { legal_entity_id: entityId, timezone: row.timezone, books_start_month: row.books_start_month }
+        : undefined,
+    closed: row.closed,
+  };
 }

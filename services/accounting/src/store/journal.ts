@@ -21,20 +21,8 @@ export interface EntryRow {
 const ENTRY_COLUMNS = sql`e.id, e.legal_entity_id, e.description, e.transaction_date, e.source, e.status, e.post_month,
   e.payment_id, e.reversal_of, e.created_by, e.created_at, e.posted_at`;
 
-const LINE_COLUMNS = [
-  'id',
-  'entry_id',
-  'line_no',
-  'account_id',
-  'direction',
-  'amount',
-  'property_id',
-  'unit_id',
-  'lease_id',
-  'billing_account_id',
-  'invoice_id',
-  'charge_id',
-] as const;
+/** Lines come back with their entry as one JSON array, so an entry is read in one statement. */
+const LINES_JSON = sql`coalesce((SELECT json_agg(l ORDER BY l.line_no) FROM journal_lines l WHERE l.entry_id = e.id), '[]')`;
 
 const toLine = (r: Record<string, unknown>): Line =>
   compact({
@@ -73,32 +61,18 @@ export const toEntry = (r: EntryRow, lines: Line[]): Entry => ({ ...entryFields(
 /** Loads entries with their lines; `forUpdate` locks the entry rows for the transaction. */
 export async function loadEntries(db: Db, ids: readonly string[], forUpdate = false): Promise<Entry[]> {
   if (ids.length === 0) return [];
-  const rows = await sql<EntryRow>`SELECT ${ENTRY_COLUMNS} FROM journal_entries e
-    WHERE e.id = ANY(${[...ids]}::uuid[]) ORDER BY e.id ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(db);
-  const lines = await db
-    .selectFrom('journal_lines')
-    .select(LINE_COLUMNS)
-    .where('entry_id', 'in', rows.rows.map((r) => r.id).concat(['00000000-0000-0000-0000-000000000000']))
-    .orderBy('entry_id')
-    .orderBy('line_no')
-    .execute();
-  const byEntry = new Map<string, Line[]>();
-  for (const l of lines) {
-    const list = byEntry.get(l.entry_id as string) ?? [];
-    list.push(toLine(l));
-    byEntry.set(l.entry_id as string, list);
-  }
-  return rows.rows.map((r) => toEntry(r, byEntry.get(r.id) ?? []));
+  const rows = await sql<EntryRow & { lines: unknown }>`SELECT ${ENTRY_COLUMNS}, ${LINES_JSON} AS lines
+    FROM journal_entries e WHERE e.id = ANY(${[...ids]}::uuid[]) ORDER BY e.id ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(
+    db,
+  );
+  return rows.rows.map((r) => {
+    const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as Record<string, unknown>[];
+    return toEntry(r, lines.map(toLine));
+  });
 }
 
 export async function loadEntry(db: Db, id: string, forUpdate = false): Promise<Entry | undefined> {
   return (await loadEntries(db, [id], forUpdate))[0];
-}
-
-/** The entity of an entry, read before locking so the entity lock can be taken first. */
-export async function entityOf(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('journal_entries').select('legal_entity_id').where('id', '=', id).executeTakeFirst();
-  return row?.legal_entity_id as string | undefined;
 }
 
 export interface NewEntry {
@@ -112,34 +86,32 @@ export interface NewEntry {
   created_by: string;
 }
 
-export async function insertEntry(trx: Db, e: NewEntry, lines: readonly LineInput[], now: Date) {
-  await trx
-    .insertInto('journal_entries')
-    .values({ ...e, status: 'draft', created_at: now, updated_at: now })
-    .execute();
-  await insertLines(trx, e.id, lines, now);
+const newLines = (lines: readonly LineInput[], now: Date): Line[] =>
+  lines.map((l, i) => compact({ ...l, id: uuidv7(now.getTime()), line_no: i + 1 }) as Line);
+
+const LINE_INSERT = sql`INSERT INTO journal_lines (id, entry_id, line_no, account_id, direction, amount, property_id,
+  unit_id, lease_id, billing_account_id, invoice_id, charge_id)`;
+const lineRecords = (entryId: string, lines: Line[]) => sql`SELECT x.id, ${entryId}::uuid, x.line_no, x.account_id,
+    x.direction, x.amount, x.property_id, x.unit_id, x.lease_id, x.billing_account_id, x.invoice_id, x.charge_id
+  FROM jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) AS x(id uuid, line_no int, account_id uuid, direction text,
+    amount bigint, property_id uuid, unit_id uuid, lease_id uuid, billing_account_id uuid, invoice_id uuid, charge_id uuid)`;
+
+/** Writes a draft and its lines in one statement; returns the entry as a read would show it. */
+export async function insertEntry(trx: Db, e: NewEntry, lines: readonly LineInput[], now: Date): Promise<Entry> {
+  const written = newLines(lines, now);
+  await sql`WITH entry AS (
+      INSERT INTO journal_entries (id, legal_entity_id, description, transaction_date, source, status, payment_id,
+        reversal_of, created_by, created_at, updated_at)
+      VALUES (${e.id}, ${e.legal_entity_id}, ${e.description}, ${e.transaction_date}, ${e.source}, 'draft',
+        ${e.payment_id}, ${e.reversal_of}, ${e.created_by}, ${now}, ${now}))
+    ${LINE_INSERT} ${lineRecords(e.id, written)}`.execute(trx);
+  return toEntry({ ...e, status: 'draft', post_month: null, created_at: now, posted_at: null }, written);
 }
 
-async function insertLines(trx: Db, entryId: string, lines: readonly LineInput[], now: Date) {
-  await trx
-    .insertInto('journal_lines')
-    .values(
-      lines.map((l, i) => ({
-        id: uuidv7(now.getTime()),
-        entry_id: entryId,
-        line_no: i + 1,
-        account_id: l.account_id,
-        direction: l.direction,
-        amount: l.amount,
-        property_id: l.property_id ?? null,
-        unit_id: l.unit_id ?? null,
-        lease_id: l.lease_id ?? null,
-        billing_account_id: l.billing_account_id ?? null,
-        invoice_id: l.invoice_id ?? null,
-        charge_id: l.charge_id ?? null,
-      })),
-    )
-    .execute();
+async function insertLines(trx: Db, entryId: string, lines: readonly LineInput[], now: Date): Promise<Line[]> {
+  const written = newLines(lines, now);
+  await sql`${LINE_INSERT} ${lineRecords(entryId, written)}`.execute(trx);
+  return written;
 }
 
 /** Replaces a draft's description, date and lines as a whole (new line ids). */
@@ -156,7 +128,7 @@ export async function replaceDraft(
     .set({ ...fields, updated_at: now })
     .where('id', '=', id)
     .execute();
-  await insertLines(trx, id, lines, now);
+  return insertLines(trx, id, lines, now);
 }
 
 export async function markPosted(trx: Db, id: string, month: string, by: string, now: Date) {
