@@ -77,13 +77,17 @@ export async function editDraft({ trx, now }: CommandCtx, id: string, input: Dra
 export async function postEntry({ trx, principal, now }: CommandCtx, id: string, requestedMonth?: string) {
   const entry = await lockEntry(trx, id);
   if (entry.status !== 'draft') throw conflict('entry_already_posted', 'The entry is already posted');
-  const ledger = await entityLedger(trx, entry.legal_entity_id);
+  const ledger = await entityLedger(
+    trx,
+    entry.legal_entity_id,
+    entry.lines.map((l) => l.account_id),
+  );
   const calendar = ledger?.calendar;
   if (!ledger || !calendar) throw notConfigured();
   checkBalanced(entry.lines);
   // Accounts may have stopped being postable since the draft was written. Billing references
   // were checked when the lines were written, so they are not re-judged here.
-  await checkEntryLines(trx, ledger.chart_code, entry.lines, true);
+  checkLines(entry.lines, ledger.accounts, ledger.chart_code, true);
   const month = choosePostMonth({
     principal,
     requested: requestedMonth,
