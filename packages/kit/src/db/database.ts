@@ -51,6 +51,7 @@ export function openPglite(dataDir: string, loadDataDir?: Blob): Promise<SharedP
 export async function closePglite(handle: SharedPglite): Promise<void> {
   for (const [dir, p] of pgliteByDir) if ((await p) === handle) pgliteByDir.delete(dir);
   if (processPglite && (await processPglite) === handle) processPglite = undefined;
+  handle.stopMaintenance();
   if (!handle.pg.closed) await handle.pg.close();
 }
 
@@ -58,7 +59,9 @@ async function open(dataDir?: string, loadDataDir?: Blob): Promise<SharedPglite>
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const instance = new PGlite({ dataDir, loadDataDir, parsers: pgParsers });
   await instance.waitReady;
-  return new SharedPglite(instance);
+  const shared = new SharedPglite(instance);
+  shared.startMaintenance();
+  return shared;
 }
 
 export interface DatabaseOptions {

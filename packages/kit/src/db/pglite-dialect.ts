@@ -20,9 +20,43 @@ import {
 export class SharedPglite {
   private tail: Promise<void> = Promise.resolve();
   private schema: string | undefined;
+  private uses = 0;
+  private maintenance: NodeJS.Timeout | undefined;
   constructor(readonly pg: PGlite) {}
 
+  /**
+   * PGlite has no autovacuum: without fresh statistics, plans made while tables were small
+   * (the balance triggers' among them) keep scanning as the ledger grows. So every
+   * `intervalMs`, if the database was used since, refresh the statistics (which also
+   * invalidates those cached plans).
+   */
+  startMaintenance(intervalMs = 60_000) {
+    if (this.maintenance) return;
+    let seen = this.uses;
+    this.maintenance = setInterval(() => {
+      if (this.uses === seen || this.pg.closed) return;
+      seen = this.uses;
+      void this.analyze().catch(() => {});
+    }, intervalMs);
+    this.maintenance.unref();
+  }
+
+  stopMaintenance() {
+    clearInterval(this.maintenance);
+    this.maintenance = undefined;
+  }
+
+  async analyze() {
+    const release = await this.acquire(this.schema ?? 'public');
+    try {
+      await this.pg.exec('ANALYZE');
+    } finally {
+      release();
+    }
+  }
+
   async acquire(schema: string): Promise<() => void> {
+    this.uses++;
     let release!: () => void;
     const held = new Promise<void>((r) => {
       release = r;
