@@ -17,4 +17,5 @@ export * from './ids.ts';
 export { KIT_MIGRATIONS } from './kit-migrations.ts';
 export * from './outbox.ts';
 export * from './pagination.ts';
+export * from './schemas.ts';
 export * from './service.ts';

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
  * convention 1). Over the maximum size is refused by the schema, not silently capped.
  */
 export const pageQuery = (defaults: { pageSize: number; maxPageSize: number }) => ({
-  'pagination[page]': Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  'pagination[page]': Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   'pagination[pageSize]': Type.Optional(
     Type.Integer({ minimum: 1, maximum: defaults.maxPageSize, default: defaults.pageSize }),
   ),

@@ -284,3 +284,33 @@ describe('idempotency under concurrency', () => {
     expect((await h.events('account.created')).length).toBe(eventsBefore + 1);
   });
 });
+
+describe.skipIf(!process.env.TEST_POSTGRES_URL)(
+  'a post that waited for a draft edit judges the edited lines (PostgreSQL)',
+  () => {
+    it('ACC-064 ACC-191 posting after a concurrent edit that unbalanced the draft is refused', async () => {
+      const l = await h.ledger();
+      const d = await h.draft(l);
+      let posted: Promise<{ status: number; errors?: { code: string }[] }> | undefined;
+      await h.db.transaction().execute(async (trx) => {
+        // The edit: hold the entry's row lock and unbalance its lines, uncommitted.
+        await sql`SELECT id FROM journal_entries WHERE id = ${d.id} FOR UPDATE`.execute(trx);
+        await sql`UPDATE journal_lines SET amount = amount + 1 WHERE entry_id = ${d.id} AND direction = 'debit'`.execute(
+          trx,
+        );
+        posted = h.call('POST', `/v1/journal-entries/${d.id}/post`, CONTROLLER, { data: {} });
+        // Wait (without a timer) until the post is blocked on the row lock.
+        for (let i = 0; i < 400; i++) {
+          const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`.execute(
+            h.db,
+          );
+          if (waiting.rows[0].n > 0) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      });
+      const r = await (posted as NonNullable<typeof posted>);
+      expect(r.status).toBe(422);
+      expect(r.errors?.[0].code).toBe('unbalanced_entry');
+    });
+  },
+);

@@ -72,14 +72,14 @@ describe('down migrations refuse while their data exists', () => {
     await sql`DELETE FROM calendar_changes WHERE event_type = 'books_start_changed'`.execute(h.db);
     const done = await tryRollback('0003_deletion_audit');
     expect(done.error).toBeUndefined();
-    expect(done.rolled).toEqual(['0004_books_start_event']);
+    expect(done.rolled).toEqual(['0005_balances_lock_order', '0004_books_start_event']);
     expect(await applied()).not.toContain('0004_books_start_event');
     await expect(
       sql`INSERT INTO calendar_changes (legal_entity_id, event_type, new_value, actor_fid)
         VALUES (${l.entity.id}, 'books_start_changed', '2025-03-01', 'x')`.execute(h.db),
     ).rejects.toThrow();
 
-    expect(await migrate(h.db, ALL)).toEqual(['0004_books_start_event']);
+    expect(await migrate(h.db, ALL)).toEqual(['0004_books_start_event', '0005_balances_lock_order']);
     expect(await applied()).toEqual(everyId);
   });
 
@@ -90,7 +90,7 @@ describe('down migrations refuse while their data exists', () => {
     expect(d.status, JSON.stringify(d.body)).toBe(200);
     expect(await h.count('deleted_entries')).toBe(1);
 
-    // Rolling back to 0002 runs 0004's down first, then 0003's, which refuses: the whole rollback is undone.
+    // Rolling back to 0002 runs 0005's and 0004's downs first, then 0003's, which refuses: the whole rollback is undone.
     const refused = await tryRollback('0002_payment_links');
     expect(refused.error?.message).toMatch(/deletion audit records/);
     expect(await h.count('deleted_entries')).toBe(1);
@@ -102,10 +102,14 @@ describe('down migrations refuse while their data exists', () => {
     await sql`DELETE FROM deleted_entries`.execute(h.db);
     const done = await tryRollback('0002_payment_links');
     expect(done.error).toBeUndefined();
-    expect(done.rolled).toEqual(['0004_books_start_event', '0003_deletion_audit']);
+    expect(done.rolled).toEqual(['0005_balances_lock_order', '0004_books_start_event', '0003_deletion_audit']);
     expect(await tableExists('deleted_entries')).toBe(false);
 
-    expect(await migrate(h.db, ALL)).toEqual(['0003_deletion_audit', '0004_books_start_event']);
+    expect(await migrate(h.db, ALL)).toEqual([
+      '0003_deletion_audit',
+      '0004_books_start_event',
+      '0005_balances_lock_order',
+    ]);
     expect(await tableExists('deleted_entries')).toBe(true);
   });
 
@@ -128,10 +132,20 @@ describe('down migrations refuse while their data exists', () => {
     await sql`UPDATE journal_entries SET payment_id = NULL WHERE payment_id IS NOT NULL`.execute(h.db);
     const done = await tryRollback('0001_ledger');
     expect(done.error).toBeUndefined();
-    expect(done.rolled).toEqual(['0004_books_start_event', '0003_deletion_audit', '0002_payment_links']);
+    expect(done.rolled).toEqual([
+      '0005_balances_lock_order',
+      '0004_books_start_event',
+      '0003_deletion_audit',
+      '0002_payment_links',
+    ]);
     expect(await columnExists('journal_entries', 'payment_id')).toBe(false);
 
-    expect(await migrate(h.db, ALL)).toEqual(['0002_payment_links', '0003_deletion_audit', '0004_books_start_event']);
+    expect(await migrate(h.db, ALL)).toEqual([
+      '0002_payment_links',
+      '0003_deletion_audit',
+      '0004_books_start_event',
+      '0005_balances_lock_order',
+    ]);
     expect(await columnExists('journal_entries', 'payment_id')).toBe(true);
     expect(await applied()).toEqual(everyId);
   });

@@ -338,3 +338,100 @@ describe('read permissions and rejected input', () => {
     expect(await h.state()).toEqual(before);
   });
 });
+
+describe('hostile input answers 4xx, never 500 (review findings)', () => {
+  it('ACC-222 ACC-223 urn:uuid ids, year 0000, NUL characters, huge pages, forged cursors and bad id lists are 422; nothing written', async () => {
+    const l = await h.ledger();
+    const d = await h.draft(l);
+    const before = await h.state();
+    const lines = h.lines(l.cash.id, l.revenue.id);
+    const requests: [string, string, unknown?][] = [
+      ['GET', `/v1/journal-entries/urn:uuid:${d.id}`],
+      [
+        'POST',
+        '/v1/journal-entries',
+        {
+          data: { legal_entity_id: `urn:uuid:${l.entity.id}`, description: 'x', transaction_date: '2025-06-01', lines },
+        },
+      ],
+      [
+        'POST',
+        '/v1/journal-entries',
+        { data: { legal_entity_id: l.entity.id, description: 'x', transaction_date: '0000-06-01', lines } },
+      ],
+      [
+        'POST',
+        '/v1/journal-entries',
+        { data: { legal_entity_id: l.entity.id, description: 'nul\u0000', transaction_date: '2025-06-01', lines } },
+      ],
+      ['GET', `/v1/journal-entries?pagination[page]=${'9'.repeat(30)}`],
+      ['GET', `/v1/accounts?after=${Buffer.from(JSON.stringify(['US', '1000', 'not-a-uuid'])).toString('base64url')}`],
+      ['GET', `/v1/journal-entries/${d.id}/deletion-check?related_entry_ids=${'-'.repeat(36)}`],
+      ['GET', `/v1/accounts/${l.cash.id}/balance?as_of_month=0000-01`],
+    ];
+    for (const [method, url, body] of requests) {
+      const r = await h.call(method as 'GET', url, CONTROLLER, body);
+      expect(r.status, `${method} ${url}`).toBe(422);
+    }
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('ACC-032 ACC-064 amounts near the safe-integer limit: totals over it are refused; balance is judged exactly', async () => {
+    const l = await h.ledger();
+    const max = Number.MAX_SAFE_INTEGER;
+    const before = await h.state();
+    const tooBig = await h.call('POST', '/v1/journal-entries', ACCOUNTANT, {
+      data: {
+        legal_entity_id: l.entity.id,
+        description: 'overflow',
+        transaction_date: '2025-06-01',
+        lines: [
+          { account_id: l.cash.id, direction: 'debit', amount: max },
+          { account_id: l.cash.id, direction: 'debit', amount: 2 },
+          { account_id: l.revenue.id, direction: 'credit', amount: max },
+        ],
+      },
+    });
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.errors[0].code).toBe('amount_too_large');
+    expect(await h.state()).toEqual(before);
+    // 2^53 - 2 + 1 vs 2^53 - 2 + 2: equal in floating point, not in fact.
+    const close = await h.call('POST', '/v1/journal-entries', ACCOUNTANT, {
+      data: {
+        legal_entity_id: l.entity.id,
+        description: 'one unit off',
+        transaction_date: '2025-06-01',
+        lines: [
+          { account_id: l.cash.id, direction: 'debit', amount: max - 2 },
+          { account_id: l.cash.id, direction: 'debit', amount: 2 },
+          { account_id: l.revenue.id, direction: 'credit', amount: max - 2 },
+          { account_id: l.revenue.id, direction: 'credit', amount: 1 },
+        ],
+      },
+    });
+    expect(close.status).toBe(201);
+    const post = await h.call('POST', `/v1/journal-entries/${close.data.id}/post`, CONTROLLER, { data: {} });
+    expect(post.status).toBe(422);
+    expect(post.errors[0].code).toBe('unbalanced_entry');
+  });
+
+  it('ACC-059 ACC-166 ACC-192 upper-case ids name the same records and the same entity lock', async () => {
+    const l = await h.ledger();
+    const d = await h.draft(l);
+    const upper = d.id.toUpperCase();
+    expect((await h.call('GET', `/v1/journal-entries/${upper}`, CONTROLLER)).data.id).toBe(d.id);
+    const edit = await h.call('POST', `/v1/journal-entries/${upper}/draft`, ACCOUNTANT, {
+      data: {
+        legal_entity_id: l.entity.id.toUpperCase(),
+        description: 'edited',
+        transaction_date: '2025-06-02',
+        lines: h.lines(l.cash.id.toUpperCase(), l.revenue.id),
+      },
+    });
+    expect(edit.status).toBe(200);
+    expect(edit.data.lines[0].account_id).toBe(l.cash.id);
+    const del = await h.call('DELETE', `/v1/journal-entries/${upper}`, CONTROLLER, { data: { reason: 'typo' } });
+    expect(del.status).toBe(200);
+    expect(del.data.deleted_entry_ids).toEqual([d.id]);
+  });
+});

@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import { Envelope, ErrorEnvelope, type HeaderValue, header } from '../envelope.ts';
 import { type ErrorDetail, isAppError, unavailable } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
+import { normaliseInput } from '../schemas.ts';
 import { validationDetails, validatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -71,6 +72,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     reply.header('x-request-id', req.id);
     req.principal = await opts.authenticator.authenticate(req);
   });
+  // Runs after each route's own preValidation hooks (401/403/400 come first), before the schema.
+  app.addHook('preValidation', normaliseInput);
 
   // Every route documents the enveloped error bodies it can answer with.
   app.addHook('onRoute', (route) => {

@@ -17,6 +17,7 @@ export function checkLines(
   chartCode: string,
   madeByBilling: boolean,
 ): void {
+  checkTotals(lines);
   lines.forEach((line, i) => {
     const field = `data/lines/${i}`;
     const account = accounts.get(line.account_id);
@@ -61,4 +62,18 @@ export function checkEditable(e: EntryFacts): void {
   if (e.payment_id) throw refuse('it was made by a payment');
   if (e.lines.some((l) => l.charge_id)) throw refuse('it was made by a charge');
   if (e.lines.some((l) => l.invoice_id)) throw refuse('it was made by an invoice');
+}
+
+/** Money is a safe integer (DECISIONS item 4): an entry's debit and credit totals must be too. */
+export function checkTotals(lines: readonly { direction: string; amount: number }[]): void {
+  for (const side of ['debit', 'credit']) {
+    const total = lines.filter((l) => l.direction === side).reduce((s, l) => s + BigInt(l.amount), 0n);
+    if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw unprocessable(
+        'amount_too_large',
+        `The ${side} total exceeds ${Number.MAX_SAFE_INTEGER} minor units`,
+        'data/lines',
+      );
+    }
+  }
 }

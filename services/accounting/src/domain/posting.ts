@@ -53,13 +53,13 @@ export function choosePostMonth(input: PostMonthInput): string {
   return month;
 }
 
-/** Debits must equal credits to post. */
+/** Debits must equal credits to post (summed exactly: amounts may be near the safe-integer limit). */
 export function checkBalanced(lines: readonly { direction: string; amount: number }[]): void {
-  let debit = 0;
-  let credit = 0;
+  let debit = 0n;
+  let credit = 0n;
   for (const l of lines) {
-    if (l.direction === 'debit') debit += l.amount;
-    else credit += l.amount;
+    if (l.direction === 'debit') debit += BigInt(l.amount);
+    else credit += BigInt(l.amount);
   }
   if (debit !== credit) {
     throw unprocessable('unbalanced_entry', `Debits (${debit}) must equal credits (${credit}) to post`);

@@ -5,6 +5,7 @@ import {
   decodeCursor,
   Envelope,
   notFound,
+  UUID_RE,
   unprocessable,
 } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
@@ -51,7 +52,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
       let after: [string, string, string] | undefined;
       if (req.query.after) {
         const key = decodeCursor(req.query.after);
-        if (key?.length !== 3 || !key.every((k) => typeof k === 'string')) {
+        if (key?.length !== 3 || !key.every((k) => typeof k === 'string') || !UUID_RE.test(String(key[2]))) {
           throw unprocessable('invalid_cursor', 'The after cursor is not one this service issued', 'querystring/after');
         }
         after = key as [string, string, string];

@@ -1,4 +1,13 @@
-import { Envelope, emptyBodyAsObject, notFound, PageEnvelope, pageMeta, pageQuery, pageRequest } from '@platform/kit';
+import {
+  Envelope,
+  emptyBodyAsObject,
+  notFound,
+  PageEnvelope,
+  pageMeta,
+  pageQuery,
+  pageRequest,
+  UUID_PATTERN,
+} from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { deleteEntry, deletionCheck } from '../commands/deletion.ts';
 import { createEntry, editDraft, postEntry, reverseEntry } from '../commands/journal.ts';
@@ -27,6 +36,7 @@ import { listEntries, loadEntry } from '../store/journal.ts';
 import { command, commander, type RouteModule, reader } from './deps.ts';
 
 const tags = ['journal entries'];
+const UUID_ONE = UUID_PATTERN.slice(1, -1);
 const PAGE = { pageSize: 25, maxPageSize: 100 };
 
 export const journalRoutes: RouteModule = (app, deps) => {
@@ -162,7 +172,10 @@ export const journalRoutes: RouteModule = (app, deps) => {
         params: IdParams,
         querystring: Type.Object({
           related_entry_ids: Type.Optional(
-            Type.String({ pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36}){0,99}$', description: 'Comma-separated ids' }),
+            Type.String({
+              pattern: `^${UUID_ONE}(,${UUID_ONE}){0,99}$`,
+              description: 'Comma-separated ids',
+            }),
           ),
         }),
         response: { 200: Envelope(DeletionCheck) },

@@ -1,11 +1,13 @@
+import { Uuid } from '@platform/kit';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 
-export const Uuid = Type.String({ format: 'uuid' });
-export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+export { Uuid };
+/** Years 1000-9999: PostgreSQL has no year 0, and nothing older belongs in a ledger. */
+export const DateString = Type.String({ format: 'date', pattern: '^[1-9]\\d{3}-', description: 'YYYY-MM-DD' });
 /** "First day of a month": YYYY-MM-01. */
-export const MonthStart = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-01$', description: 'YYYY-MM-01' });
+export const MonthStart = Type.String({ pattern: '^[1-9]\\d{3}-(0[1-9]|1[0-2])-01$', description: 'YYYY-MM-01' });
 /** as_of_month: YYYY-MM. */
-export const YearMonth = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
+export const YearMonth = Type.String({ pattern: '^[1-9]\\d{3}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Money = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Minor units' });
 /** Signed money (balances). */

@@ -58,13 +58,18 @@ const entryFields = (r: EntryRow) => ({
 
 export const toEntry = (r: EntryRow, lines: Line[]): Entry => ({ ...entryFields(r), lines });
 
-/** Loads entries with their lines; `forUpdate` locks the entry rows for the transaction. */
+/**
+ * Loads entries with their lines. `forUpdate` first locks the entry rows (in id order), then
+ * reads them in a new statement: after waiting for a lock, the read must see what the holder
+ * committed, lines included, which a single locking statement would not.
+ */
 export async function loadEntries(db: Db, ids: readonly string[], forUpdate = false): Promise<Entry[]> {
   if (ids.length === 0) return [];
+  if (forUpdate) {
+    await sql`SELECT id FROM journal_entries WHERE id = ANY(${[...ids]}::uuid[]) ORDER BY id FOR UPDATE`.execute(db);
+  }
   const rows = await sql<EntryRow & { lines: unknown }>`SELECT ${ENTRY_COLUMNS}, ${LINES_JSON} AS lines
-    FROM journal_entries e WHERE e.id = ANY(${[...ids]}::uuid[]) ORDER BY e.id ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(
-    db,
-  );
+    FROM journal_entries e WHERE e.id = ANY(${[...ids]}::uuid[]) ORDER BY e.id`.execute(db);
   return rows.rows.map((r) => {
     const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as Record<string, unknown>[];
     return toEntry(r, lines.map(toLine));

@@ -7,12 +7,13 @@ import { sql } from 'kysely';
  * rows). So postings run side by side, but never beside a close, a reopen or a calendar change
  * of the same entity: a posting cannot land in a month closed under it.
  */
-const key = (entityId: string) => `accounting:entity:${entityId}`;
-/** The same key, computed in SQL from a column. */
+/** The lock key, always from the canonical (lower-case) text of the uuid, whatever case came in. */
 const keyOf = (column: string) => sql`hashtextextended('accounting:entity:' || ${sql.ref(column)}::text, 0)`;
 
 export async function lockEntityExclusive(trx: Db, entityId: string) {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key(entityId)}, 0))`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended('accounting:entity:' || ${entityId}::uuid::text, 0))`.execute(
+    trx,
+  );
 }
 
 /**

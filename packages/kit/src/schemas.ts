@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { unprocessable } from './errors.ts';
+import { UUID_RE } from './ids.ts';
+
+/** A UUID in either case, without the `urn:uuid:` prefix that the `uuid` format would let through. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN });
+
+const isIdKey = (k: string) => k === 'id' || k.endsWith('_id') || k.endsWith('_ids');
+
+/**
+ * Ids leave the request canonical (lower case), whatever case the client sent, so that every
+ * comparison, lock key and stored reference agrees. Only id fields (`id`, `*_id`, `*_ids`,
+ * comma lists included) are touched; free text never is.
+ */
+function canonicalIds(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (!isIdKey(key)) return value;
+    return value
+      .split(',')
+      .map((v) => (UUID_RE.test(v) ? v.toLowerCase() : v))
+      .join(',');
+  }
+  if (Array.isArray(value)) return value.map((v) => canonicalIds(v, key));
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) o[k] = canonicalIds(o[k], k);
+  }
+  return value;
+}
+
+/** PostgreSQL text cannot hold NUL: refuse it as input instead of failing in the database. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], `${path}/${i}`);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = findNul(v, `${path}/${k}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** A preValidation hook the kit runs on every route. */
+export async function normaliseInput(req: FastifyRequest) {
+  for (const [part, value] of [
+    ['params', req.params],
+    ['querystring', req.query],
+    ['body', req.body],
+  ] as const) {
+    const nul = findNul(value, part);
+    if (nul) throw unprocessable('validation_failed', `${nul} must not contain NUL characters`, nul);
+    canonicalIds(value);
+  }
+}
