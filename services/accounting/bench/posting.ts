@@ -55,7 +55,19 @@ const summary = (r: {
 });
 
 /** The writes the service makes for create + post, as plain SQL in two transactions. */
-async function rawPostedEntry(db: Db, ledger: Ledger, date: string, month: string, amount: number) {
+/** The idempotency record a command stores in its transaction (the same columns the kit writes). */
+const idempotencyRecord = (key: string, path: string, response: unknown) => sql`INSERT INTO idempotency_keys
+    (key, request_hash, method, path, principal_id, status, response)
+  VALUES (${key}, ${'0'.repeat(64)}, 'POST', ${path}, ${CONTROLLER}, 200, ${JSON.stringify(response)})`;
+
+async function rawPostedEntry(
+  db: Db,
+  ledger: Ledger,
+  date: string,
+  month: string,
+  amount: number,
+  withRecords = false,
+) {
   const [a, b, c] = ledger.accounts;
   const id = uuidv7();
   await db.transaction().execute(async (trx) => {
@@ -69,12 +81,14 @@ async function rawPostedEntry(db: Db, ledger: Ledger, date: string, month: strin
       (${uuidv7()}, ${id}, 1, ${a}, 'debit', ${amount - 100}),
       (${uuidv7()}, ${id}, 2, ${b}, 'debit', 100),
       (${uuidv7()}, ${id}, 3, ${c}, 'credit', ${amount})`.execute(trx);
+    if (withRecords) await idempotencyRecord(uuidv7(), '/v1/journal-entries', { id }).execute(trx);
   });
   await db.transaction().execute(async (trx) => {
     const now = new Date();
     await sql`UPDATE journal_entries SET status = 'posted', post_month = ${month}, posted_by = ${CONTROLLER},
         posted_at = ${now}, updated_at = ${now}
       WHERE id = ${id} AND status = 'draft'`.execute(trx);
+    if (withRecords) await idempotencyRecord(uuidv7(), `/v1/journal-entries/${id}/post`, { id }).execute(trx);
   });
 }
 
@@ -256,6 +270,11 @@ export async function postingBench(kind: Kind, o: PostingOptions = POSTING_DEFAU
     const raw = await closedLoop(o.clients, o.warmupMs, o.count, () =>
       rawPostedEntry(database.db, ledger, date, month, 1000 + (n++ % 900)),
     );
+    await analyze(database.db);
+    log(`${kind}: raw SQL of the same writes plus the two idempotency records, ${o.clients} workers`);
+    const rawWithRecords = await closedLoop(o.clients, o.warmupMs, o.count, () =>
+      rawPostedEntry(database.db, ledger, date, month, 1000 + (n++ % 900), true),
+    );
 
     // The triggers kept balances equal to the posted lines.
     const check = await sql<{ lines: number; bal: number; drafts: number }>`SELECT
@@ -274,7 +293,9 @@ export async function postingBench(kind: Kind, o: PostingOptions = POSTING_DEFAU
       history_lines: HISTORY_LINES,
       http: summary(http),
       raw: summary(raw),
+      raw_with_idempotency_records: summary(rawWithRecords),
       ratio_http_to_raw: round(http.perSecond / raw.perSecond, 3),
+      ratio_http_to_raw_with_idempotency_records: round(http.perSecond / rawWithRecords.perSecond, 3),
       goal_ratio_min: 0.5,
     };
   } finally {
