@@ -5,10 +5,11 @@ import { localDate } from '../domain/months.ts';
 import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
 import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
 import { accountRefs } from '../store/accounts.ts';
-import { entityLedger, findCalendar } from '../store/calendar.ts';
+import { findCalendar } from '../store/calendar.ts';
 import { findEntity } from '../store/entities.ts';
 import { insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from '../store/journal.ts';
 import { lockEntityOfEntry, lockEntitySharedReturning } from '../store/locks.ts';
+import { loadForPosting } from '../store/posting.ts';
 import type { CommandCtx } from './context.ts';
 import { SERVICE } from './context.ts';
 
@@ -24,19 +25,23 @@ async function checkEntryLines(trx: Db, chartCode: string, lines: readonly LineI
 
 /** Locks the entity (shared) and then the entry row; 404 for an unknown entry. */
 async function lockEntry(trx: Db, id: string) {
-  const entityId = await lockEntityOfEntry(trx, id);
+  const entityId = await lockEntityOfEntry(trx, id, true);
   if (!entityId) throw notFound('Journal entry', 'journal_entry_not_found');
-  const entry = await loadEntry(trx, id, true);
+  const entry = await loadEntry(trx, id);
   if (!entry) throw notFound('Journal entry', 'journal_entry_not_found');
   return entry;
 }
 
 /** Entries created by a person are manual; by a service (billing, payments), generated. */
 export async function createEntry({ trx, principal, now }: CommandCtx, input: EntryInput) {
-  const entity = await lockEntitySharedReturning(trx, input.legal_entity_id);
+  const entity = await lockEntitySharedReturning(
+    trx,
+    input.legal_entity_id,
+    input.lines.map((l) => l.account_id),
+  );
   if (!entity) throw unprocessable('legal_entity_not_found', 'No such legal entity', 'data/legal_entity_id');
   checkActive(entity);
-  await checkEntryLines(trx, entity.chart_code, input.lines, principal.id === BILLING);
+  checkLines(input.lines, entity.accounts, entity.chart_code, principal.id === BILLING);
   return insertEntry(
     trx,
     {
@@ -75,25 +80,22 @@ export async function editDraft({ trx, now }: CommandCtx, id: string, input: Dra
 }
 
 export async function postEntry({ trx, principal, now }: CommandCtx, id: string, requestedMonth?: string) {
-  const entry = await lockEntry(trx, id);
+  if (!(await lockEntityOfEntry(trx, id, true))) throw notFound('Journal entry', 'journal_entry_not_found');
+  const state = await loadForPosting(trx, id);
+  if (!state) throw notFound('Journal entry', 'journal_entry_not_found');
+  const { entry, calendar } = state;
   if (entry.status !== 'draft') throw conflict('entry_already_posted', 'The entry is already posted');
-  const ledger = await entityLedger(
-    trx,
-    entry.legal_entity_id,
-    entry.lines.map((l) => l.account_id),
-  );
-  const calendar = ledger?.calendar;
-  if (!ledger || !calendar) throw notConfigured();
+  if (!calendar) throw notConfigured();
   checkBalanced(entry.lines);
   // Accounts may have stopped being postable since the draft was written. Billing references
   // were checked when the lines were written, so they are not re-judged here.
-  checkLines(entry.lines, ledger.accounts, ledger.chart_code, true);
+  checkLines(entry.lines, state.accounts, state.chart_code, true);
   const month = choosePostMonth({
     principal,
     requested: requestedMonth,
     open: openMonth(calendar, now),
     booksStart: calendar.books_start_month,
-    closed: new Set(ledger.closed),
+    closed: new Set(state.closed),
     isCharge: isCharge(entry),
   });
   await markPosted(trx, id, month, principal.id, now);

@@ -18,13 +18,13 @@ export interface EntryRow {
   posted_at: Date | null;
 }
 
-const ENTRY_COLUMNS = sql`e.id, e.legal_entity_id, e.description, e.transaction_date, e.source, e.status, e.post_month,
+export const ENTRY_COLUMNS = sql`e.id, e.legal_entity_id, e.description, e.transaction_date, e.source, e.status, e.post_month,
   e.payment_id, e.reversal_of, e.created_by, e.created_at, e.posted_at`;
 
 /** Lines come back with their entry as one JSON array, so an entry is read in one statement. */
-const LINES_JSON = sql`coalesce((SELECT json_agg(l ORDER BY l.line_no) FROM journal_lines l WHERE l.entry_id = e.id), '[]')`;
+export const LINES_JSON = sql`coalesce((SELECT json_agg(l ORDER BY l.line_no) FROM journal_lines l WHERE l.entry_id = e.id), '[]')`;
 
-const toLine = (r: Record<string, unknown>): Line =>
+export const toLine = (r: Record<string, unknown>): Line =>
   compact({
     id: r.id as string,
     line_no: r.line_no as number,

@@ -1,5 +1,6 @@
 import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
+import type { AccountRef } from '../domain/journal.ts';
 
 /**
  * Per-entity advisory locks. Calendar commands, closing and reopening take the entity lock
@@ -20,17 +21,32 @@ export async function lockEntityExclusive(trx: Db, entityId: string) {
  * The entity of an entry, with the entity's shared lock taken in the same statement (the entity
  * lock always comes before the entry's row lock). Undefined for an unknown entry.
  */
-export async function lockEntityOfEntry(trx: Db, entryId: string): Promise<string | undefined> {
+export async function lockEntityOfEntry(trx: Db, entryId: string, lockRow = false): Promise<string | undefined> {
+  // With lockRow, PostgreSQL evaluates the select list (the advisory lock) before FOR UPDATE
+  // locks the row, so the order stays entity lock, then row lock.
   const r = await sql<{ legal_entity_id: string }>`SELECT legal_entity_id,
       pg_advisory_xact_lock_shared(${keyOf('legal_entity_id')}) AS locked
-    FROM journal_entries WHERE id = ${entryId}`.execute(trx);
+    FROM journal_entries WHERE id = ${entryId} ${lockRow ? sql`FOR UPDATE` : sql``}`.execute(trx);
   return r.rows[0]?.legal_entity_id;
 }
 
-/** A legal entity with its shared lock taken in the same statement; undefined when unknown. */
-export async function lockEntitySharedReturning(trx: Db, entityId: string) {
-  const r = await sql<{ id: string; chart_code: string; status: string }>`SELECT id, chart_code, status,
-      pg_advisory_xact_lock_shared(${keyOf('id')}) AS locked
+/**
+ * A legal entity with its shared lock taken in the same statement, and the accounts named by
+ * `accountIds`; undefined when the entity is unknown.
+ */
+export async function lockEntitySharedReturning(trx: Db, entityId: string, accountIds: readonly string[] = []) {
+  const r = await sql<{
+    id: string;
+    chart_code: string;
+    status: string;
+    accounts: unknown;
+  }>`SELECT id, chart_code, status,
+      pg_advisory_xact_lock_shared(${keyOf('id')}) AS locked,
+      (SELECT json_agg(json_build_object('id', a.id, 'chart_code', a.chart_code, 'is_postable', a.is_postable))
+        FROM accounts a WHERE a.id = ANY(${[...new Set(accountIds)]}::uuid[])) AS accounts
     FROM legal_entities WHERE id = ${entityId}`.execute(trx);
-  return r.rows[0];
+  const row = r.rows[0];
+  if (!row) return undefined;
+  const list = (typeof row.accounts === 'string' ? JSON.parse(row.accounts) : row.accounts) as AccountRef[] | null;
+  return { ...row, accounts: new Map((list ?? []).map((a) => [a.id, a])) };
 }
