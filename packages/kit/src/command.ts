@@ -61,8 +61,19 @@ export async function runCommand<T>(
   const key = idempotencyKey(ctx.req);
   const path = ctx.req.url;
   const method = ctx.req.method;
+  // The route pattern with canonical params and query: a retry that differs only in an id's
+  // case or the order of query parameters is the same request.
   const hash = createHash('sha256')
-    .update(`${method}\n${path}\n${ctx.principal.id}\n${canonical(ctx.req.body ?? null)}`)
+    .update(
+      [
+        method,
+        ctx.req.routeOptions.url ?? path,
+        canonical(ctx.req.params ?? null),
+        canonical(ctx.req.query ?? null),
+        ctx.principal.id,
+        canonical(ctx.req.body ?? null),
+      ].join('\n'),
+    )
     .digest('hex');
   return ctx.db.transaction().execute(async (trx) => {
     // Claim the key first. A concurrent request with the same key blocks on the unique index

@@ -30,9 +30,14 @@ function canonicalIds(value: unknown, key = ''): unknown {
   return value;
 }
 
-/** PostgreSQL text cannot hold NUL: refuse it as input instead of failing in the database. */
+/**
+ * Text PostgreSQL cannot store: NUL, and lone UTF-16 surrogates (jsonb refuses them). Refused as
+ * input instead of failing in the database.
+ */
+const unstorable = (s: string) => s.includes('\u0000') || !s.isWellFormed();
+
 function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value === 'string') return unstorable(value) ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findNul(value[i], `${path}/${i}`);
@@ -47,7 +52,7 @@ function findNul(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
-/** A preValidation hook the kit runs on every route. */
+/** A preHandler hook the kit runs on every route: after 401/403/400 and the schema (422). */
 export async function normaliseInput(req: FastifyRequest) {
   for (const [part, value] of [
     ['params', req.params],
@@ -55,7 +60,9 @@ export async function normaliseInput(req: FastifyRequest) {
     ['body', req.body],
   ] as const) {
     const nul = findNul(value, part);
-    if (nul) throw unprocessable('validation_failed', `${nul} must not contain NUL characters`, nul);
+    if (nul) {
+      throw unprocessable('validation_failed', `${nul} must not contain NUL characters or lone surrogates`, nul);
+    }
     canonicalIds(value);
   }
 }

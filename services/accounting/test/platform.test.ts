@@ -435,3 +435,34 @@ describe('hostile input answers 4xx, never 500 (review findings)', () => {
     expect(del.data.deleted_entry_ids).toEqual([d.id]);
   });
 });
+
+describe('order of refusals and canonical requests (second review)', () => {
+  it('ACC-204 ACC-222 a lone surrogate is 422; a NUL from a caller without permission is still 403 first', async () => {
+    const l = await h.ledger();
+    const before = await h.state();
+    const lines = h.lines(l.cash.id, l.revenue.id);
+    const body = (description: string) => ({
+      data: { legal_entity_id: l.entity.id, description, transaction_date: '2025-06-01', lines },
+    });
+    const surrogate = await h.call('POST', '/v1/journal-entries', ACCOUNTANT, body('half \ud800 a pair'));
+    expect(surrogate.status).toBe(422);
+    expect(surrogate.errors[0].code).toBe('validation_failed');
+    const forbidden = await h.call('POST', '/v1/journal-entries', STAFF, body('nul\u0000'));
+    expect(forbidden.status).toBe(403);
+    const noKey = await h.call('POST', '/v1/journal-entries', ACCOUNTANT, body('nul\u0000'), null);
+    expect(noKey.status).toBe(400);
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('ACC-067 PLT-012 a retry that differs only in the path id case replays instead of conflicting', async () => {
+    const l = await h.ledger();
+    const d = await h.draft(l);
+    const key = randomUUID();
+    const first = await h.call('POST', `/v1/journal-entries/${d.id}/post`, CONTROLLER, { data: {} }, key);
+    expect(first.status).toBe(200);
+    const retry = await h.call('POST', `/v1/journal-entries/${d.id.toUpperCase()}/post`, CONTROLLER, { data: {} }, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.data).toEqual(first.data);
+  });
+});

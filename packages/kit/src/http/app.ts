@@ -72,8 +72,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     reply.header('x-request-id', req.id);
     req.principal = await opts.authenticator.authenticate(req);
   });
-  // Runs after each route's own preValidation hooks (401/403/400 come first), before the schema.
-  app.addHook('preValidation', normaliseInput);
+  // After the route's own checks (401, 403, 400) and the schema (422); before the handler.
+  app.addHook('preHandler', normaliseInput);
 
   // Every route documents the enveloped error bodies it can answer with.
   app.addHook('onRoute', (route) => {

@@ -32,7 +32,9 @@ export async function lockEntityOfEntry(trx: Db, entryId: string, lockRow = fals
 
 /**
  * A legal entity with its shared lock taken in the same statement, and the accounts named by
- * `accountIds`; undefined when the entity is unknown.
+ * `accountIds`; undefined when the entity is unknown. The row values come from the statement's
+ * snapshot, taken before any wait for the lock: no exclusive entity command changes an entity's
+ * status or its accounts, and posting re-checks the accounts.
  */
 export async function lockEntitySharedReturning(trx: Db, entityId: string, accountIds: readonly string[] = []) {
   const r = await sql<{
