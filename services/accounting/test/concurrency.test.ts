@@ -314,3 +314,35 @@ describe.skipIf(!process.env.TEST_POSTGRES_URL)(
     });
   },
 );
+
+describe.skipIf(!process.env.TEST_POSTGRES_URL)('account-use changes wait for postings in flight (PostgreSQL)', () => {
+  it('ACC-030 ACC-191 a postability change waits for a posting that holds its entity, then applies', async () => {
+    const l = await h.ledger();
+    let changed: Promise<{ status: number }> | undefined;
+    await h.db.transaction().execute(async (trx) => {
+      // A posting in flight holds its entity's shared lock.
+      await sql`SELECT pg_advisory_xact_lock_shared(hashtextextended('accounting:entity:' || ${l.entity.id}::uuid::text, 0))`.execute(
+        trx,
+      );
+      changed = h.call('POST', `/v1/accounts/${l.cash.id}/postability`, CONTROLLER, { data: { is_postable: false } });
+      let waited = false;
+      for (let i = 0; i < 400 && !waited; i++) {
+        const w = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'advisory'`.execute(h.db);
+        waited = w.rows[0].n > 0;
+        if (!waited) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(waited).toBe(true);
+      const still = await sql<{ p: boolean }>`SELECT is_postable AS p FROM accounts WHERE id = ${l.cash.id}`.execute(
+        h.db,
+      );
+      expect(still.rows[0].p).toBe(true);
+    });
+    expect((await (changed as NonNullable<typeof changed>)).status).toBe(200);
+    const after = await sql<{ p: boolean }>`SELECT is_postable AS p FROM accounts WHERE id = ${l.cash.id}`.execute(
+      h.db,
+    );
+    expect(after.rows[0].p).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import type { AccountInput } from '../schemas/accounts.ts';
 import { findAccount, findAccountByCode, insertAccount, setPostable } from '../store/accounts.ts';
+import { lockEntitiesOfChart } from '../store/locks.ts';
 import { type CommandCtx, SERVICE, type WhyValue } from './context.ts';
 
 export async function createAccount({ trx, principal, now }: CommandCtx, input: AccountInput, why?: WhyValue) {
@@ -35,8 +36,11 @@ export async function setAccountPostability(
   isPostable: boolean,
   why?: WhyValue,
 ) {
-  const before = await findAccount(trx, id);
-  if (!before) throw notFound('Account', 'account_not_found');
+  const found = await findAccount(trx, id);
+  if (!found) throw notFound('Account', 'account_not_found');
+  await lockEntitiesOfChart(trx, found.chart_code);
+  // Read again under the locks: another change may have committed while this one waited.
+  const before = (await findAccount(trx, id)) ?? found;
   if (before.is_postable !== isPostable) {
     await setPostable(trx, id, isPostable);
     await emit(

@@ -52,3 +52,12 @@ export async function lockEntitySharedReturning(trx: Db, entityId: string, accou
   const list = (typeof row.accounts === 'string' ? JSON.parse(row.accounts) : row.accounts) as AccountRef[] | null;
   return { ...row, accounts: new Map((list ?? []).map((a) => [a.id, a])) };
 }
+
+/**
+ * Every entity keeping books in `chartCode`, locked exclusively in id order: an account-use change
+ * then never lands between a posting's check of its accounts and its commit.
+ */
+export async function lockEntitiesOfChart(trx: Db, chartCode: string) {
+  await sql`SELECT pg_advisory_xact_lock(${keyOf('id')}) FROM (
+      SELECT id FROM legal_entities WHERE chart_code = ${chartCode} ORDER BY id) AS entities`.execute(trx);
+}
