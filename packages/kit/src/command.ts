@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { guard } from './auth/authenticate.ts';
 import type { Principal } from './auth/principal.ts';
 import type { Db } from './db/database.ts';
 import { AppError, badRequest, conflict } from './errors.ts';
@@ -120,3 +121,39 @@ export const requireIdempotencyKey = async (req: FastifyRequest) => {
 export const emptyBodyAsObject = async (req: FastifyRequest) => {
   if (req.body === undefined || req.body === null) req.body = {};
 };
+
+/** What a command's work runs with: its transaction, the caller and the command's clock reading. */
+export interface CommandScope {
+  trx: Db;
+  principal: Principal;
+  now: Date;
+}
+
+/** Runs a route's command once per Idempotency-Key in one transaction and answers with its result. */
+export async function handleCommand<T>(
+  db: Db,
+  clock: () => Date,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  work: (ctx: CommandScope) => Promise<T>,
+  status = 200,
+) {
+  const principal = req.principal as Principal;
+  const now = clock();
+  const result = await runCommand({ db, req, principal }, async (trx) => ({
+    status,
+    data: await work({ trx, principal, now }),
+  }));
+  return sendCommandResult(reply, result) as never;
+}
+
+/**
+ * The preValidation hooks of a service's routes, from its `can`: a read checks who may read; a
+ * command checks who may run it, then the Idempotency-Key (401 → 403 → 400 → 422).
+ */
+export function routeGuards<A extends string>(can: (p: Principal, action: A) => boolean) {
+  return {
+    reader: (action: A) => [guard((p) => can(p, action))],
+    commander: (action: A) => [guard((p) => can(p, action)), requireIdempotencyKey],
+  };
+}

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { unprocessable } from './errors.ts';
 import { UUID_RE } from './ids.ts';
@@ -6,6 +6,32 @@ import { UUID_RE } from './ids.ts';
 /** A UUID in either case, without the `urn:uuid:` prefix that the `uuid` format would let through. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN });
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const Why = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 100 })),
+    detail: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false, description: 'Audit context of a command' },
+);
+
+/** A command body: {data: {...}, why?}; nothing else is accepted. */
+export const Command = <T extends TSchema>(data: T) =>
+  Type.Object({ data, why: Type.Optional(Why) }, { additionalProperties: false });
+
+/** A command whose data may be omitted (post): an absent body reads as {}. */
+export const OptionalDataCommand = <T extends TObject>(data: T) =>
+  Type.Object({ data: Type.Optional(data), why: Type.Optional(Why) }, { additionalProperties: false });
+
+export const IdParams = Type.Object({ id: Uuid });
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ description: 'Required on every command; same key for every retry (1-255 visible ASCII)' }),
+  ),
+});
 
 const isIdKey = (k: string) => k === 'id' || k.endsWith('_id') || k.endsWith('_ids');
 

@@ -19,6 +19,11 @@ export interface Principal {
   kind: 'person' | 'service';
   email?: string;
   grants: Grant[];
+  /**
+   * Set when a platform service acts for this person with the shared service token: the person
+   * is named by the service, not proven, so some services let such calls read but never change.
+   */
+  via?: 'service_token';
 }
 
 export interface Scope {

@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -29,6 +30,11 @@ export interface ServiceAppOptions {
   logLevel?: string;
   /** The service's routes; registered after the kit's routes and OpenAPI set-up. */
   routes: (app: App) => Promise<void> | void;
+  /**
+   * Requests this handler claims (returns true) never reach Fastify: the identity service hands its
+   * OAuth 2.0 endpoints to the authorization server's own request handler this way.
+   */
+  rawHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -57,6 +63,14 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     },
     ajv: { customOptions: { strict: false } },
     bodyLimit: 1024 * 1024,
+    ...(opts.rawHandler
+      ? {
+          serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+            createServer((req, res) => {
+              if (!opts.rawHandler?.(req, res)) handler(req, res);
+            }),
+        }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,11 +1,7 @@
-import type { Db, Principal } from '@platform/kit';
+import type { CommandScope } from '@platform/kit';
 
 /** What a command runs with: the transaction, the caller and the command's clock reading. */
-export interface CommandCtx {
-  trx: Db;
-  principal: Principal;
-  now: Date;
-}
+export type CommandCtx = CommandScope;
 
 export interface WhyValue {
   code?: string;

@@ -10,7 +10,7 @@ const BOOKKEEPERS = ['controller', 'senior_accountant', 'accountant'] as const;
 const CONTROLLERS = ['controller', 'platform_admin'] as const;
 const LEDGER_SERVICES = ['service:payments', 'service:billing'] as const;
 
-const policy = {
+export const policy = {
   'legal_entities.create': { roles: CONTROLLERS },
   'legal_entities.read': { roles: FINANCE, anyService: true },
   'accounts.list': { roles: FINANCE },

@@ -1,8 +1,8 @@
 import type { Db } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
 import { sql } from 'kysely';
 import type { AccountRef } from '../domain/journal.ts';
 import type { Account, AccountInput } from '../schemas/accounts.ts';
-import { isoOrThrow } from './rows.ts';
 
 const toAccount = (r: Record<string, unknown>): Account => ({
   id: r.id as string,

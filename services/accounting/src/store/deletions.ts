@@ -1,7 +1,7 @@
 import type { Db } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
 import { sql } from 'kysely';
 import type { DeletedEntry, Entry } from '../schemas/journal.ts';
-import { isoOrThrow } from './rows.ts';
 
 export async function insertSnapshots(
   trx: Db,

@@ -1,6 +1,6 @@
 import type { Db } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
 import type { LegalEntity, LegalEntityInput } from '../schemas/entities.ts';
-import { isoOrThrow } from './rows.ts';
 
 const toEntity = (r: Record<string, unknown>): LegalEntity => ({
   id: r.id as string,

@@ -1,7 +1,6 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { compact, type Db, iso, isoOrThrow, uuidv7 } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Entry, EntrySummary, Line, LineInput } from '../schemas/journal.ts';
-import { compact, iso, isoOrThrow } from './rows.ts';
 
 export interface EntryRow {
   id: string;

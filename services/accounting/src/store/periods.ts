@@ -1,8 +1,8 @@
 import type { Db } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
 import { sql } from 'kysely';
 import { yearMonthParts } from '../domain/months.ts';
 import type { PeriodRecord } from '../schemas/periods.ts';
-import { isoOrThrow } from './rows.ts';
 
 export async function closeMonth(trx: Db, entityId: string, month: string, actor: string, reason: string, now: Date) {
   await trx

@@ -1,0 +1,107 @@
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { ConfigError, int, optionalStr, str, url } from '../config.ts';
+import { type Authenticator, chain, devHeaderAuthenticator } from './authenticate.ts';
+import { bearerAuthenticator } from './bearer.ts';
+import { DevPrincipals } from './dev-principals.ts';
+import { emptyDirectory, httpDirectory, type PrincipalDirectory } from './directory.ts';
+import { gatewayAuthenticator } from './gateway.ts';
+import { serviceTokenAuthenticator } from './service-token.ts';
+
+/** The authentication settings a service adds to its config (`loadConfig(env, {...commonConfig(), ...authConfig()})`). */
+export const authConfig = () => ({
+  AUTH_ISSUER: url(['http:', 'https:']),
+  PLATFORM_AUDIENCE: str('urn:platform:api'),
+  /** Defaults to `${AUTH_ISSUER}/.well-known/jwks.json`. */
+  AUTH_JWKS_URL: url(['http:', 'https:']),
+  /** Where grants are looked up; defaults to AUTH_ISSUER. */
+  IDENTITY_URL: url(['http:', 'https:']),
+  SERVICE_TOKEN: optionalStr(),
+  SERVICE_TOKEN_PREVIOUS: optionalStr(),
+  GATEWAY_JWKS_URL: url(['http:', 'https:']),
+  GATEWAY_ISSUER: optionalStr(),
+  GRANTS_CACHE_MS: int(30_000, 0, 3_600_000),
+});
+
+export interface AuthConfig {
+  DEV_AUTH: boolean;
+  AUTH_ISSUER?: string;
+  PLATFORM_AUDIENCE: string;
+  AUTH_JWKS_URL?: string;
+  IDENTITY_URL?: string;
+  SERVICE_TOKEN?: string;
+  SERVICE_TOKEN_PREVIOUS?: string;
+  GATEWAY_JWKS_URL?: string;
+  GATEWAY_ISSUER?: string;
+  GRANTS_CACHE_MS: number;
+}
+
+export interface AuthFromConfigOptions {
+  /** This service's application audience at the access gateway; the gateway is off without it. */
+  gatewayAudience?: string;
+  /** Where grants come from, instead of the one the config implies. */
+  directory?: PrincipalDirectory;
+  devPrincipalsFile?: string;
+  /** Signing keys instead of fetching AUTH_JWKS_URL / GATEWAY_JWKS_URL (tests, embedded issuers). */
+  jwks?: JWTVerifyGetKey;
+  gatewayJwks?: JWTVerifyGetKey;
+}
+
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+function directoryFor(cfg: AuthConfig, opts: AuthFromConfigOptions): PrincipalDirectory | undefined {
+  if (opts.directory) return opts.directory;
+  const identityUrl = cfg.IDENTITY_URL ?? cfg.AUTH_ISSUER;
+  if (identityUrl && cfg.SERVICE_TOKEN) {
+    return httpDirectory({ identityUrl, serviceToken: cfg.SERVICE_TOKEN, ttlMs: cfg.GRANTS_CACHE_MS });
+  }
+  if (cfg.DEV_AUTH) return DevPrincipals.load(opts.devPrincipalsFile);
+  return undefined;
+}
+
+/**
+ * The service's authenticator, in the order bearer → service token → access gateway → dev
+ * header. Each source is on only when configured; the dev header only with DEV_AUTH.
+ * A configuration that could never sign anyone in, or could not read grants, stops start-up.
+ */
+export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOptions = {}): Authenticator {
+  const directory = directoryFor(cfg, opts);
+  if (cfg.AUTH_ISSUER && !directory) {
+    throw new ConfigError('SERVICE_TOKEN is required with AUTH_ISSUER (grants are read from the identity service)');
+  }
+  const gatewayOn = Boolean((cfg.GATEWAY_JWKS_URL || opts.gatewayJwks) && opts.gatewayAudience);
+  if (!cfg.AUTH_ISSUER && !cfg.SERVICE_TOKEN && !gatewayOn && !cfg.DEV_AUTH) {
+    throw new ConfigError('AUTH_ISSUER is required unless DEV_AUTH=1');
+  }
+  // Without a directory (a gateway or service-token only service) callers simply hold no grants.
+  const dir = directory ?? emptyDirectory;
+
+  const sources: Authenticator[] = [];
+  if (cfg.AUTH_ISSUER) {
+    const jwksUrl = cfg.AUTH_JWKS_URL ?? `${trimSlash(cfg.AUTH_ISSUER)}/.well-known/jwks.json`;
+    sources.push(
+      bearerAuthenticator({
+        issuer: cfg.AUTH_ISSUER,
+        audience: cfg.PLATFORM_AUDIENCE,
+        jwks: opts.jwks ?? createRemoteJWKSet(new URL(jwksUrl)),
+        directory: dir,
+      }),
+    );
+  }
+  if (cfg.SERVICE_TOKEN) {
+    sources.push(
+      serviceTokenAuthenticator({ tokens: [cfg.SERVICE_TOKEN, cfg.SERVICE_TOKEN_PREVIOUS], directory: dir }),
+    );
+  }
+  if (gatewayOn) {
+    sources.push(
+      gatewayAuthenticator({
+        jwks: opts.gatewayJwks ?? createRemoteJWKSet(new URL(cfg.GATEWAY_JWKS_URL as string)),
+        issuer: cfg.GATEWAY_ISSUER,
+        audience: opts.gatewayAudience as string,
+        directory: dir,
+      }),
+    );
+  }
+  if (cfg.DEV_AUTH) sources.push(devHeaderAuthenticator(dir));
+  return chain(...sources);
+}

@@ -1,0 +1,104 @@
+import { type Authenticator, authenticatorFromConfig, createServiceApp, type Database } from '@platform/kit';
+import { createLocalJWKSet } from 'jose';
+import type { ClientMetadata } from 'oidc-provider';
+import { type GatewayIssuer, gatewayIssuer } from './oauth/gateway.ts';
+import { type KeyMaterial, publicJwk } from './oauth/keys.ts';
+import { createProvider } from './oauth/provider.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { gatewayRoutes } from './routes/gateway.ts';
+import { interactionRoutes } from './routes/interactions.ts';
+import { meRoutes } from './routes/me.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { principalRoutes } from './routes/principals.ts';
+import { dbDirectory } from './store/directory.ts';
+import { findPerson } from './store/people.ts';
+
+export interface IdentityDeps {
+  database: Database;
+  /** Exact issuer string (SIGN-003): locally http://127.0.0.1:4100. */
+  issuer: string;
+  audience: string;
+  /** Registered clients, already checked against the registration rules. */
+  clients: ClientMetadata[];
+  keys: KeyMaterial;
+  sessionTtlSeconds?: number;
+  /** Application audiences the local access-gateway stand-in serves; none: no stand-in. */
+  gatewayAudiences?: string[];
+  serviceToken?: string;
+  serviceTokenPrevious?: string;
+  devAuth?: boolean;
+  /** Local mode: one-click sign-in for these people (the seeded dev principals). */
+  devPeople?: () => Promise<{ email: string; label: string }[]>;
+  /** Tests may replace the authenticator; by default identity trusts its own keys and store. */
+  authenticator?: Authenticator;
+  clock?: () => Date;
+  logLevel?: string;
+}
+
+const OIDC_PATHS = ['/oauth2/', '/.well-known/'];
+
+export async function buildApp(deps: IdentityDeps) {
+  const provider = createProvider({
+    issuer: deps.issuer,
+    audience: deps.audience,
+    clients: deps.clients,
+    keys: deps.keys,
+    db: deps.database.db,
+    sessionTtlSeconds: deps.sessionTtlSeconds ?? 8 * 3600,
+    personExists: async (fid) => Boolean(await findPerson(deps.database.db, fid)),
+  });
+  const oidc = provider.callback();
+  let gateway: GatewayIssuer | undefined;
+  if (deps.gatewayAudiences?.length) {
+    gateway = gatewayIssuer({
+      issuer: `${deps.issuer}/gateway`,
+      keys: deps.keys.gateway,
+      audiences: deps.gatewayAudiences,
+    });
+  }
+  // Identity verifies its own tokens with its own keys and resolves grants from its own store.
+  const authenticator =
+    deps.authenticator ??
+    authenticatorFromConfig(
+      {
+        DEV_AUTH: deps.devAuth ?? false,
+        AUTH_ISSUER: deps.issuer,
+        PLATFORM_AUDIENCE: deps.audience,
+        SERVICE_TOKEN: deps.serviceToken,
+        SERVICE_TOKEN_PREVIOUS: deps.serviceTokenPrevious,
+        GRANTS_CACHE_MS: 0,
+      },
+      {
+        directory: dbDirectory(deps.database.db),
+        jwks: createLocalJWKSet({ keys: deps.keys.signing.map(publicJwk) }),
+      },
+    );
+  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), gateway };
+
+  const app = await createServiceApp({
+    service: 'identity',
+    title: 'Identity',
+    description:
+      'Sign-in (OAuth 2.0 authorization server: /oauth2/auth, /oauth2/token, /oauth2/sessions/logout, ' +
+      '/.well-known/jwks.json, /.well-known/openid-configuration), profile, what-may-I-do, people and grants',
+    database: deps.database,
+    authenticator,
+    logLevel: deps.logLevel,
+    rawHandler: (req, res) => {
+      const path = req.url ?? '';
+      if (!OIDC_PATHS.some((p) => path.startsWith(p))) return false;
+      oidc(req, res);
+      return true;
+    },
+    routes: (app) => {
+      app.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 16 * 1024 },
+        (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
+      interactionRoutes(app, { provider, database: deps.database, devPeople: deps.devPeople });
+      for (const routes of [meRoutes, peopleRoutes, principalRoutes, gatewayRoutes]) routes(app, routeDeps);
+    },
+  });
+  return Object.assign(app, { provider });
+}

@@ -1,0 +1,8 @@
+export { buildApp, type IdentityDeps } from './app.ts';
+export { ClientRegistrationError } from './clients/definition.ts';
+export { loadClientDefinitions } from './clients/load.ts';
+export { toClientMetadata } from './clients/metadata.ts';
+export { DEFAULT_PORT, identityConfig } from './config.ts';
+export { MIGRATIONS } from './migrations.ts';
+export { newKeyMaterial } from './oauth/keys.ts';
+export { startIdentity } from './start.ts';

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { type Bus, type SharedPglite, startRuntime } from '@platform/kit';
+import { buildApp } from './app.ts';
+import { loadClientDefinitions } from './clients/load.ts';
+import { toClientMetadata } from './clients/metadata.ts';
+import { type IdentityConfig, identityConfig } from './config.ts';
+import { MIGRATIONS } from './migrations.ts';
+import { keysFromConfig, loadOrCreateKeys } from './oauth/keys.ts';
+import { sweepExpired } from './store/oidc-adapter.ts';
+import { seedDevPrincipals } from './store/seed.ts';
+
+export const keysFile = (config: IdentityConfig) => join(config.PLATFORM_DATA_DIR, 'identity', 'keys.json');
+
+/**
+ * Starts identity: client definitions checked first (a bad file stops start-up naming the client
+ * and the rule), then database, keys, the authorization server and HTTP.
+ */
+export async function startIdentity(
+  config: IdentityConfig = identityConfig(),
+  shared: { pglite?: Promise<SharedPglite>; bus?: Bus } = {},
+  env: Record<string, string | undefined> = process.env,
+) {
+  const definitions = loadClientDefinitions(config.CLIENTS_DIR, config.CLIENTS_ENV, config.PLATFORM_AUDIENCE);
+  const clients = definitions.map((d) => toClientMetadata(d, env, config.CLIENTS_ENV));
+  const stored = await loadOrCreateKeys(keysFile(config));
+  const keys = config.SIGNING_KEYS ? keysFromConfig(config.SIGNING_KEYS, config.COOKIE_KEYS, stored.gateway) : stored;
+
+  const runtime = await startRuntime({
+    service: 'identity',
+    migrations: MIGRATIONS,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: join(config.PLATFORM_DATA_DIR, 'pglite'),
+    pglite: shared.pglite,
+    busUrl: config.BUS_URL,
+    bus: shared.bus,
+    devAuth: false,
+    outboxPollMs: config.OUTBOX_POLL_MS,
+  });
+  const seeded = config.SEED_DEV_PRINCIPALS
+    ? await seedDevPrincipals(runtime.database.db, config.DEV_PRINCIPALS_FILE)
+    : [];
+  const app = await buildApp({
+    database: runtime.database,
+    issuer: config.AUTH_ISSUER,
+    audience: config.PLATFORM_AUDIENCE,
+    clients,
+    keys,
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    gatewayAudiences: config.GATEWAY_AUDIENCES?.split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    serviceToken: config.SERVICE_TOKEN,
+    serviceTokenPrevious: config.SERVICE_TOKEN_PREVIOUS,
+    devAuth: config.DEV_AUTH,
+    devPeople: seeded.length ? async () => seeded : undefined,
+    logLevel: config.LOG_LEVEL,
+  });
+  await app.listen({ port: config.PORT_IDENTITY, host: config.HOST });
+  const sweep = setInterval(() => void sweepExpired(runtime.database.db).catch(() => {}), 10 * 60_000);
+  sweep.unref();
+  return {
+    app,
+    runtime,
+    url: `http://${config.HOST}:${(app.server.address() as { port: number }).port}`,
+    issuer: config.AUTH_ISSUER,
+    async close() {
+      clearInterval(sweep);
+      await app.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { type Db, isoOrThrow } from '@platform/kit';
+import type { Grant, GrantInput } from '../schemas/grants.ts';
+
+const toGrant = (r: Record<string, unknown>): Grant => ({
+  id: r.id as string,
+  principal_id: r.principal_id as string,
+  role: r.role as string,
+  scope_type: r.scope_type as Grant['scope_type'],
+  scope_id: r.scope_id as string,
+  verified: r.verified as boolean,
+  created_at: isoOrThrow(r.created_at as Date),
+});
+
+export async function grantsOf(db: Db, principalId: string): Promise<Grant[]> {
+  const rows = await db
+    .selectFrom('grants')
+    .selectAll()
+    .where('principal_id', '=', principalId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toGrant);
+}
+
+export async function findGrant(db: Db, principalId: string, id: string): Promise<Grant | undefined> {
+  const row = await db
+    .selectFrom('grants')
+    .selectAll()
+    .where('principal_id', '=', principalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? toGrant(row) : undefined;
+}
+
+/** Inserts unless the principal already holds that role at that scope; undefined tells the caller. */
+export async function insertGrant(
+  trx: Db,
+  id: string,
+  principalId: string,
+  g: GrantInput,
+  by: string,
+  now: Date,
+): Promise<Grant | undefined> {
+  const row = await trx
+    .insertInto('grants')
+    .values({
+      id,
+      principal_id: principalId,
+      role: g.role,
+      scope_type: g.scope_type,
+      scope_id: g.scope_id,
+      verified: g.verified ?? false,
+      created_by: by,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toGrant(row) : undefined;
+}
+
+export async function deleteGrant(trx: Db, principalId: string, id: string): Promise<Grant | undefined> {
+  const row = await trx
+    .deleteFrom('grants')
+    .where('principal_id', '=', principalId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toGrant(row) : undefined;
+}
