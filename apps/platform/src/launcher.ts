@@ -1,5 +1,6 @@
 import { ConfigError, closePglite, MemoryBus, NatsBus, openPglite } from '@platform/kit';
-import { pgliteDir, SERVICES, type Started } from './services.ts';
+import { localAuthEnv } from './local-auth.ts';
+import { pgliteDir, SERVICES, type Started, withNeeds } from './services.ts';
 
 /**
  * The embedded platform: every named service (default: all) in one process, on one PGlite in
@@ -14,13 +15,14 @@ export async function launch(
   if (unknown.length) {
     throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
   }
-  const chosen = names.length ? names : Object.keys(SERVICES);
-  const merged: NodeJS.ProcessEnv = { ...env, DEV_AUTH: env.DEV_AUTH || '1' };
-  const dataDir = merged.PLATFORM_DATA_DIR || './.data';
+  const chosen = withNeeds(names.length ? names : Object.keys(SERVICES));
+  const base: NodeJS.ProcessEnv = { ...env, DEV_AUTH: env.DEV_AUTH || '1' };
+  const dataDir = base.PLATFORM_DATA_DIR || './.data';
+  const merged = { ...base, ...(await localAuthEnv(base, dataDir)) };
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
   const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
-  for (const name of chosen) started.push(await SERVICES[name](merged, { pglite, bus }));
+  for (const name of chosen) started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(merged, { pglite, bus }));
   return {
     started,
     async close() {
@@ -39,7 +41,7 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
   }
   lines.push('');
   if (devAuth) {
-    const first = started[0];
+    const first = started.find((s) => s.name === 'accounting') ?? started[0];
     lines.push('Call as a dev principal (DEV_AUTH=1; see config/dev-principals.json):');
     lines.push(`  curl -H 'X-Dev-Principal: controller@dev.local' ${first?.url}/v1/accounts`);
     lines.push(
@@ -48,6 +50,12 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
     lines.push(
       `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${first?.url}/v1/legal-entities`,
     );
+  }
+  const identity = started.find((s) => s.name === 'identity');
+  if (identity) {
+    lines.push('');
+    lines.push(`Sign in (OAuth 2.0 + PKCE): issuer ${identity.url}, clients in config/clients/local.json`);
+    lines.push(`  discovery ${identity.url}/.well-known/openid-configuration    (see README "Signing in locally")`);
   }
   lines.push(
     `Data: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `${env.PLATFORM_DATA_DIR || './.data'} (PGlite)`}`,

@@ -1,6 +1,5 @@
-import type { Authenticator } from './auth/authenticate.ts';
-import { chain, devHeaderAuthenticator, noAuthenticator } from './auth/authenticate.ts';
-import { DevPrincipals } from './auth/dev-principals.ts';
+import { type AuthConfig, authenticatorFromConfig } from './auth/auth-config.ts';
+import { type Authenticator, noAuthenticator } from './auth/authenticate.ts';
 import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
@@ -20,8 +19,14 @@ export interface ServiceRuntimeOptions {
   busUrl?: string;
   /** Shared in-process bus of the embedded launcher. */
   bus?: Bus;
-  devAuth: boolean;
+  /**
+   * How callers are authenticated: the service's auth settings (authConfig() plus DEV_AUTH).
+   * Absent for the identity service, which trusts its own keys and store.
+   */
+  auth?: AuthConfig;
   devPrincipalsFile?: string;
+  /** This service's application audience at the access gateway, if it trusts the gateway. */
+  gatewayAudience?: string;
   outboxPollMs: number;
 }
 
@@ -34,6 +39,10 @@ export interface ServiceRuntime {
 }
 
 export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRuntime> {
+  // Settings first: a configuration that could never authenticate anyone stops start-up.
+  const authenticator = o.auth
+    ? authenticatorFromConfig(o.auth, { devPrincipalsFile: o.devPrincipalsFile, gatewayAudience: o.gatewayAudience })
+    : noAuthenticator;
   const database = await openDatabase({
     schema: o.service,
     url: o.databaseUrl,
@@ -42,9 +51,6 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
   });
   await migrate(database.db, [...KIT_MIGRATIONS, ...o.migrations]);
   const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl, { streams: [o.service] }) : new MemoryBus());
-  const authenticator = o.devAuth
-    ? chain(devHeaderAuthenticator(DevPrincipals.load(o.devPrincipalsFile)))
-    : noAuthenticator;
   const publisher = new OutboxPublisher(database.db, bus, { pollMs: o.outboxPollMs });
   publisher.start();
   return {

@@ -1,9 +1,9 @@
-import { commonConfig, loadConfig, port } from '@platform/kit';
+import { authConfig, commonConfig, loadConfig, port } from '@platform/kit';
 
 export const DEFAULT_PORT = 4101;
 
-/** Accounting's configuration: the common settings; fails fast naming a bad variable. */
+/** Accounting's configuration: the common and authentication settings; fails fast naming a bad variable. */
 export const accountingConfig = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(env, { ...commonConfig(), PORT_ACCOUNTING: port(DEFAULT_PORT) });
+  loadConfig(env, { ...commonConfig(), ...authConfig(), PORT_ACCOUNTING: port(DEFAULT_PORT) });
 
 export type AccountingConfig = ReturnType<typeof accountingConfig>;

@@ -17,7 +17,7 @@ export async function startAccounting(
     pglite: shared.pglite,
     busUrl: config.BUS_URL,
     bus: shared.bus,
-    devAuth: config.DEV_AUTH,
+    auth: config,
     devPrincipalsFile: config.DEV_PRINCIPALS_FILE,
     outboxPollMs: config.OUTBOX_POLL_MS,
   });

@@ -33,7 +33,6 @@ export async function startIdentity(
     pglite: shared.pglite,
     busUrl: config.BUS_URL,
     bus: shared.bus,
-    devAuth: false,
     outboxPollMs: config.OUTBOX_POLL_MS,
   });
   const seeded = config.SEED_DEV_PRINCIPALS

@@ -69,9 +69,13 @@ export function createProvider(o: ProviderOptions): Provider {
           throw new errors.InvalidRequest(`state must be at least ${MIN_STATE} characters`);
         }
       },
-      code_challenge_method(ctx, value) {
-        required('code_challenge_method')(ctx, value);
+      code_challenge_method: required('code_challenge_method'),
+      // oidc-provider fills in the only registered redirect URI when it is missing; the contract does not.
+      redirect_uri(ctx) {
+        const sent = ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown>)?.redirect_uri : ctx.query.redirect_uri;
+        required('redirect_uri')(ctx, typeof sent === 'string' ? sent : undefined);
       },
+      scope: required('scope'),
       /** prompt=none does not work (spec 2): the client must never rely on it. */
       prompt(_ctx, value) {
         if (typeof value === 'string' && value.split(' ').includes('none')) {

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The application audiences the local access-gateway stand-in issues tokens for. */
+export const LOCAL_GATEWAY_AUDIENCES = ['vendors-app', 'vendors-portal', 'construction-app', 'broker-app', 'agents-app', 'console-app'];
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** One shared service token per data folder, so services started later agree with identity. */
+function serviceToken(dataDir: string): string {
+  const file = join(dataDir, 'service-token');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const token = randomBytes(32).toString('base64url');
+    writeFileSync(file, token, { mode: 0o600 });
+    return token;
+  }
+}
+
+/**
+ * Embedded mode's authentication settings, each overridable from the environment: identity is the
+ * issuer on the loopback IP (never localhost, SIGN-004), services read grants from it with one
+ * shared service token, and identity stands in for the access gateway.
+ */
+export async function localAuthEnv(env: NodeJS.ProcessEnv, dataDir: string): Promise<NodeJS.ProcessEnv> {
+  // PORT_IDENTITY=0 (tests) still needs a known port: the issuer string names it.
+  const port = env.PORT_IDENTITY === '0' ? String(await freePort()) : env.PORT_IDENTITY || '4100';
+  const issuer = env.AUTH_ISSUER || `http://127.0.0.1:${port}`;
+  return {
+    PORT_IDENTITY: port,
+    AUTH_ISSUER: issuer,
+    SERVICE_TOKEN: env.SERVICE_TOKEN || serviceToken(dataDir),
+    SEED_DEV_PRINCIPALS: env.SEED_DEV_PRINCIPALS || (env.DEV_AUTH === '1' ? '1' : '0'),
+    GATEWAY_AUDIENCES: env.GATEWAY_AUDIENCES || LOCAL_GATEWAY_AUDIENCES.join(','),
+    GATEWAY_JWKS_URL: env.GATEWAY_JWKS_URL || `${issuer}/gateway/certs`,
+    GATEWAY_ISSUER: env.GATEWAY_ISSUER || `${issuer}/gateway`,
+  };
+}
