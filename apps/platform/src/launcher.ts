@@ -22,7 +22,8 @@ export async function launch(
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
   const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
-  for (const name of chosen) started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(merged, { pglite, bus }));
+  for (const name of chosen)
+    started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(merged, { pglite, bus }));
   return {
     started,
     async close() {

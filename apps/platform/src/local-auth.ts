@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@platform/kit';
 
 /** The application audiences the local access-gateway stand-in issues tokens for. */
-export const LOCAL_GATEWAY_AUDIENCES = ['vendors-app', 'vendors-portal', 'construction-app', 'broker-app', 'agents-app', 'console-app'];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+export const LOCAL_GATEWAY_AUDIENCES = [
+  'vendors-app',
+  'vendors-portal',
+  'construction-app',
+  'broker-app',
+  'agents-app',
+  'console-app',
+];
 
 /** One shared service token per data folder, so services started later agree with identity. */
 function serviceToken(dataDir: string): string {

@@ -12,7 +12,15 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 function start(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/platform/src/main.ts', ...args], {
     cwd: root,
-    env: { ...process.env, PLATFORM_DATA_DIR: dataDir, PORT_ACCOUNTING: "0", PORT_IDENTITY: "0", LOG_LEVEL: 'warn', DEV_AUTH: '', ...env },
+    env: {
+      ...process.env,
+      PLATFORM_DATA_DIR: dataDir,
+      PORT_ACCOUNTING: '0',
+      PORT_IDENTITY: '0',
+      LOG_LEVEL: 'warn',
+      DEV_AUTH: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

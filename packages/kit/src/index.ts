@@ -25,3 +25,4 @@ export * from './outbox.ts';
 export * from './pagination.ts';
 export * from './schemas.ts';
 export * from './service.ts';
+export * from './net.ts';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { devFid } from '@platform/kit';
+import { devFid, freePort } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
 import type { ClientMetadata } from 'oidc-provider';
 import { buildApp } from '../src/app.ts';
@@ -20,17 +19,6 @@ export const SUPERADMIN = 'superadmin@dev.local';
 export const CONTROLLER = 'controller@dev.local';
 export const STAFF = 'staff@dev.local';
 export const fid = devFid;
-
-/** A free loopback port, so the issuer string can name it before the server listens. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * Identity on a fresh database with the local client definitions and the dev principals seeded,
@@ -70,7 +58,12 @@ export async function identityHarness(opts: { extraClients?: ClientMetadata[]; c
     const h: Record<string, string> = { ...headers };
     if (as) h['x-dev-principal'] = as;
     if (method !== 'GET' && !('idempotency-key' in h)) h['idempotency-key'] = randomUUID();
-    const res = await app.inject({ method, url, headers: h, ...(body === undefined ? {} : { payload: body as object }) });
+    const res = await app.inject({
+      method,
+      url,
+      headers: h,
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     return { status: res.statusCode, body: res.json() as any, headers: res.headers };
   };
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { buildApp as buildAccounting, MIGRATIONS as ACCOUNTING_MIGRATIONS } from '@platform/accounting';
+import { MIGRATIONS as ACCOUNTING_MIGRATIONS, buildApp as buildAccounting } from '@platform/accounting';
 import { authenticatorFromConfig } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
@@ -123,7 +123,16 @@ describe('authorization code + PKCE with openid-client', () => {
 
   it('SIGN-007 SIGN-008 SIGN-009 SIGN-010 SIGN-011 SIGN-012 SIGN-013 SIGN-014 the authorize URL carries all eight parameters as the contract fixes them', async () => {
     const p = flow.params;
-    for (const k of ['client_id', 'response_type', 'scope', 'audience', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method']) {
+    for (const k of [
+      'client_id',
+      'response_type',
+      'scope',
+      'audience',
+      'redirect_uri',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+    ]) {
       expect(flow.url.searchParams.get(k), k).toBeTruthy();
     }
     expect(p.response_type).toBe('code');
@@ -149,7 +158,10 @@ describe('authorization code + PKCE with openid-client', () => {
   it('SIGN-001 SIGN-002 SIGN-022 SIGN-023 SIGN-025 SIGN-027 SIGN-062 the access token is a JWT from the issuer, verified by the JWKS, one hour, for the platform audience, with no refresh token and no personal claims', async () => {
     expect(tokens.access_token.split('.')).toHaveLength(3);
     const jwks = createRemoteJWKSet(new URL(`${h.issuer}/.well-known/jwks.json`));
-    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, { issuer: h.issuer, audience: AUDIENCE });
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, {
+      issuer: h.issuer,
+      audience: AUDIENCE,
+    });
     expect(protectedHeader.typ).toBe('at+jwt');
     expect(payload.iss).toBe(h.issuer);
     expect((payload.exp as number) - (payload.iat as number)).toBe(3600);
@@ -161,7 +173,10 @@ describe('authorization code + PKCE with openid-client', () => {
   });
 
   it('SIGN-024 SIGN-048 SIGN-060 the token opens GET /v1/me/profile and its sub is the fid there', async () => {
-    const res = await h.app.inject({ url: '/v1/me/profile', headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const res = await h.app.inject({
+      url: '/v1/me/profile',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(res.statusCode).toBe(200);
     const profile = res.json().payload.data;
     expect(profile.fid).toBe(decodeJwt(tokens.access_token).sub);
@@ -229,33 +244,48 @@ describe('authorization code + PKCE with openid-client', () => {
 describe('refusals', () => {
   const noCode = (r: { callback?: URL }) => expect(r.callback?.searchParams.get('code') ?? null).toBeNull();
 
-  it.each(['client_id', 'response_type', 'scope', 'audience', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'])(
-    'SIGN-007 an authorize request without %s yields no code',
-    async (param) => {
-      const browser = new Browser();
-      const a = await authorizeParams({ [param]: undefined });
-      const r = await browser.navigate(a.url.toString(), REDIRECT);
-      noCode(r);
-      if (r.callback) expect(r.callback.searchParams.get('error')).toBeTruthy();
-      else expect(r.status).toBe(400);
-    },
-  );
+  it.each([
+    'client_id',
+    'response_type',
+    'scope',
+    'audience',
+    'redirect_uri',
+    'state',
+    'code_challenge',
+    'code_challenge_method',
+  ])('SIGN-007 an authorize request without %s yields no code', async (param) => {
+    const browser = new Browser();
+    const a = await authorizeParams({ [param]: undefined });
+    const r = await browser.navigate(a.url.toString(), REDIRECT);
+    noCode(r);
+    if (r.callback) expect(r.callback.searchParams.get('error')).toBeTruthy();
+    else expect(r.status).toBe(400);
+  });
 
   it('SIGN-011 a state under 16 characters is refused', async () => {
-    const r = await new Browser().navigate((await authorizeParams({ state: 'short-state-123' })).url.toString(), REDIRECT);
+    const r = await new Browser().navigate(
+      (await authorizeParams({ state: 'short-state-123' })).url.toString(),
+      REDIRECT,
+    );
     noCode(r);
     expect(r.callback?.searchParams.get('error')).toBe('invalid_request');
     expect(r.callback?.searchParams.get('error_description')).toContain('16');
   });
 
   it('SIGN-013 code_challenge_method=plain is refused', async () => {
-    const r = await new Browser().navigate((await authorizeParams({ code_challenge_method: 'plain' })).url.toString(), REDIRECT);
+    const r = await new Browser().navigate(
+      (await authorizeParams({ code_challenge_method: 'plain' })).url.toString(),
+      REDIRECT,
+    );
     noCode(r);
     expect(r.callback?.searchParams.get('error')).toBe('invalid_request');
   });
 
   it('SIGN-010 an audience other than the platform audience is refused', async () => {
-    const r = await new Browser().navigate((await authorizeParams({ audience: 'urn:other:api' })).url.toString(), REDIRECT);
+    const r = await new Browser().navigate(
+      (await authorizeParams({ audience: 'urn:other:api' })).url.toString(),
+      REDIRECT,
+    );
     noCode(r);
     expect(r.callback?.searchParams.get('error')).toBe('invalid_target');
   });
@@ -269,15 +299,26 @@ describe('refusals', () => {
   });
 
   it('SIGN-042 an authorize with a redirect_uri not exactly registered yields no code and no redirect', async () => {
-    for (const redirect of [`${REDIRECT}/`, `${REDIRECT}?x=1`, 'http://127.0.0.1:5174/callback', 'http://localhost:5173/callback']) {
-      const r = await new Browser().navigate((await authorizeParams({ redirect_uri: redirect })).url.toString(), 'http://');
+    for (const redirect of [
+      `${REDIRECT}/`,
+      `${REDIRECT}?x=1`,
+      'http://127.0.0.1:5174/callback',
+      'http://localhost:5173/callback',
+    ]) {
+      const r = await new Browser().navigate(
+        (await authorizeParams({ redirect_uri: redirect })).url.toString(),
+        'http://',
+      );
       expect(r.callback, redirect).toBeUndefined();
       expect(r.status).toBe(400);
     }
   });
 
   it('an unknown client yields no code and no redirect', async () => {
-    const r = await new Browser().navigate((await authorizeParams({ client_id: 'no-such-client' })).url.toString(), 'http://');
+    const r = await new Browser().navigate(
+      (await authorizeParams({ client_id: 'no-such-client' })).url.toString(),
+      'http://',
+    );
     expect(r.callback).toBeUndefined();
     expect(r.status).toBe(400);
   });
@@ -295,7 +336,10 @@ describe('refusals', () => {
     const s = await signIn(new Browser());
     const before = tokenRequests.length;
     await expect(
-      client.authorizationCodeGrant(config, s.callback, { pkceCodeVerifier: s.verifier, expectedState: client.randomState() }),
+      client.authorizationCodeGrant(config, s.callback, {
+        pkceCodeVerifier: s.verifier,
+        expectedState: client.randomState(),
+      }),
     ).rejects.toThrow();
     expect(tokenRequests.length).toBe(before);
   });

@@ -72,7 +72,8 @@ export function createProvider(o: ProviderOptions): Provider {
       code_challenge_method: required('code_challenge_method'),
       // oidc-provider fills in the only registered redirect URI when it is missing; the contract does not.
       redirect_uri(ctx) {
-        const sent = ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown>)?.redirect_uri : ctx.query.redirect_uri;
+        const sent =
+          ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown>)?.redirect_uri : ctx.query.redirect_uri;
         required('redirect_uri')(ctx, typeof sent === 'string' ? sent : undefined);
       },
       scope: required('scope'),
