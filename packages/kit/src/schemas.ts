@@ -33,7 +33,7 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
-const isIdKey = (k: string) => k === 'id' || k.endsWith('_id') || k.endsWith('_ids');
+const isIdKey = (k: string) => k === 'id' || k === 'fid' || k.endsWith('_id') || k.endsWith('_ids');
 
 /**
  * Ids leave the request canonical (lower case), whatever case the client sent, so that every

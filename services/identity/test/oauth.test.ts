@@ -404,6 +404,33 @@ describe('refusals', () => {
   });
 });
 
+describe('the shared service token at a service', () => {
+  it('SIGN-072 a service call with X-Platform-On-Behalf-Of acts for the named person: the write is attributed to them', async () => {
+    const created = await accounting.inject({
+      method: 'POST',
+      url: '/v1/legal-entities',
+      headers: {
+        'x-platform-service-token': SERVICE_TOKEN,
+        'x-platform-on-behalf-of': fid(CONTROLLER),
+        'idempotency-key': 'e2e-entity-on-behalf',
+      },
+      payload: { data: { name: 'On Behalf Holdings', chart_code: 'US', status: 'active' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const row = await accountingDb.db
+      .selectFrom('legal_entities')
+      .select('created_by')
+      .where('id', '=', created.json().payload.data.id)
+      .executeTakeFirstOrThrow();
+    expect(row.created_by).toBe(fid(CONTROLLER));
+  });
+
+  it('SIGN-071 outside local development the dev header alone is 401', async () => {
+    const r = await accounting.inject({ url: '/v1/accounts', headers: { 'x-dev-principal': CONTROLLER } });
+    expect(r.statusCode).toBe(401);
+  });
+});
+
 describe('client_credentials for services', () => {
   it('SIGN-036 SIGN-053 SIGN-061 a service token names the client; the profile refuses it (403); authz/me answers for it', async () => {
     const svc = await client.discovery(new URL(h.issuer), 'payments', 'local-secret-payments', undefined, {

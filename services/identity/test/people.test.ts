@@ -50,7 +50,7 @@ async function grant(target: string, data: Record<string, unknown>, as = ADMIN) 
 }
 
 const ACCOUNTANT_GLOBAL = { role: 'accountant', scope_type: 'global', scope_id: '*' };
-const errorCode = (r: { body: any }) => r.body.payload.errors[0].code as string;
+const errorCode = (r: { body: { payload: { errors: { code: string }[] } } }) => r.body.payload.errors[0]?.code;
 
 describe('command checks', () => {
   commandChecks('POST /v1/people', {
@@ -187,7 +187,12 @@ describe('who manages people', () => {
       await h.call('GET', '/v1/roles', null),
     ];
     expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 401]);
-    expect(answers.map(errorCode)).toEqual(['unauthenticated', 'unauthenticated', 'unauthenticated', 'unauthenticated']);
+    expect(answers.map(errorCode)).toEqual([
+      'unauthenticated',
+      'unauthenticated',
+      'unauthenticated',
+      'unauthenticated',
+    ]);
   });
 });
 
@@ -200,7 +205,12 @@ describe('POST /v1/people', () => {
     expect(Object.keys(p).sort()).toEqual(
       ['created_at', 'email', 'email_verified', 'fid', 'has_password', 'name', 'updated_at'].sort(),
     );
-    expect(p).toMatchObject({ email: address, email_verified: false, name: { first: '', last: '' }, has_password: false });
+    expect(p).toMatchObject({
+      email: address,
+      email_verified: false,
+      name: { first: '', last: '' },
+      has_password: false,
+    });
     const read = await h.call('GET', `/v1/people/${p.fid}`, ADMIN);
     expect(read.status).toBe(200);
     expect(read.body.payload.data).toEqual(p);
@@ -307,7 +317,12 @@ describe('GET /v1/people and /v1/people/{fid}', () => {
     const max = await h.call('GET', '/v1/people?pagination[pageSize]=100', SUPERADMIN);
     expect(max.status).toBe(200);
     expect(max.body.payload.meta.pagination.pageSize).toBe(100);
-    for (const q of ['pagination[pageSize]=101', 'pagination[pageSize]=0', 'pagination[page]=0', 'pagination[page]=x']) {
+    for (const q of [
+      'pagination[pageSize]=101',
+      'pagination[pageSize]=0',
+      'pagination[page]=0',
+      'pagination[page]=x',
+    ]) {
       const r = await h.call('GET', `/v1/people?${q}`, ADMIN);
       expect(r.status, q).toBe(422);
     }
@@ -588,5 +603,33 @@ describe('GET /v1/roles', () => {
     const everything = new Set(roles.flatMap((x) => x.actions));
     for (const a of everything) expect(by.super_admin?.actions).toContain(a);
     expect(by.super_admin?.actions).toContain('identity.principals.lookup');
+  });
+});
+
+describe('grants and fids in either case', () => {
+  it('SIGN-059 a grant added under an upper-case fid is the same person’s grant and shows in the next authz/me', async () => {
+    const p = await h.call('POST', '/v1/people', ADMIN, { data: { email: `case-${Date.now()}@example.com` } });
+    const upper = String(p.body.payload.data.fid).toUpperCase();
+    const g = { data: { role: 'accountant', scope_type: 'global', scope_id: '*' } };
+    expect((await h.call('POST', `/v1/people/${upper}/grants`, ADMIN, g)).status).toBe(201);
+    expect((await h.call('POST', `/v1/people/${p.body.payload.data.fid}/grants`, ADMIN, g)).status).toBe(409);
+    const listed = await h.call('GET', `/v1/people/${p.body.payload.data.fid}/grants`, ADMIN);
+    expect(listed.body.payload.data).toHaveLength(1);
+  });
+
+  it('SIGN-056 SIGN-059 super_admin is granted globally or not at all; a building super_admin is refused', async () => {
+    const p = await h.call('POST', '/v1/people', ADMIN, { data: { email: `bsa-${Date.now()}@example.com` } });
+    const r = await h.call('POST', `/v1/people/${p.body.payload.data.fid}/grants`, SUPERADMIN, {
+      data: { role: 'super_admin', scope_type: 'building', scope_id: 'bldg-1', verified: true },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.payload.errors[0].code).toBe('invalid_scope');
+  });
+
+  it('a platform admin may not set the password of a Super Admin', async () => {
+    const r = await h.call('POST', `/v1/people/${fid(SUPERADMIN)}/password`, ADMIN, {
+      data: { password: 'a long enough password' },
+    });
+    expect(r.status).toBe(403);
   });
 });

@@ -24,6 +24,9 @@ export async function addGrant(ctx: CommandScope, fid: string, input: GrantInput
       'body/data/scope_id',
     );
   }
+  if (input.role === 'super_admin' && input.scope_type !== 'global') {
+    throw unprocessable('invalid_scope', 'super_admin is granted globally or not at all', 'body/data/scope_type');
+  }
   if (privileged(input) && !canGrantPrivileged(ctx.principal)) {
     throw forbidden('Only a verified Super Admin may grant super_admin or verified grants');
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type CommandScope, conflict, emit, notFound } from '@platform/kit';
+import { type CommandScope, conflict, emit, forbidden, notFound } from '@platform/kit';
+import { canGrantPrivileged } from '../domain/permissions.ts';
 import type { PersonInput } from '../schemas/people.ts';
+import { grantsOf } from '../store/grants.ts';
 import { insertPerson, publicPerson, updatePerson } from '../store/people.ts';
 
 export const SERVICE = 'identity';
@@ -32,8 +34,15 @@ export async function setName(ctx: CommandScope, fid: string, name: { first: str
   return publicPerson(person);
 }
 
-/** The hash is computed before the transaction opens: scrypt is slow on purpose. */
+/**
+ * The hash is computed before the transaction opens: scrypt is slow on purpose. A platform admin
+ * may not set the password of someone holding super_admin (that would be a way to become them).
+ */
 export async function setPasswordHash(ctx: CommandScope, fid: string, passwordHash: string) {
+  const grants = await grantsOf(ctx.trx, fid);
+  if (grants.some((g) => g.role === 'super_admin') && !canGrantPrivileged(ctx.principal)) {
+    throw forbidden("Only a verified Super Admin may set a Super Admin's password");
+  }
   const person = await updatePerson(ctx.trx, fid, { password_hash: passwordHash }, ctx.now);
   if (!person) throw notFound('Person');
   await emit(ctx.trx, SERVICE, [{ type: 'person.password_set', data: { fid } }], ctx.now);

@@ -19,8 +19,13 @@ export const policy = {
 export type Action = keyof typeof policy;
 const byPolicy = createCan<Action>(policy);
 
-export const can = (p: Principal, action: Action): boolean =>
-  hasVerifiedGlobal(p, 'super_admin') || byPolicy(p, action);
+/** People and grants change only at the hands of the admin themselves, never through the shared service token. */
+const ADMIN_WRITES: readonly Action[] = ['people.manage', 'grants.manage'];
+
+export const can = (p: Principal, action: Action): boolean => {
+  if (p.via === 'service_token' && ADMIN_WRITES.includes(action)) return false;
+  return hasVerifiedGlobal(p, 'super_admin') || byPolicy(p, action);
+};
 
 /** Only a verified Super Admin hands out super_admin or verified grants. */
 export const canGrantPrivileged = (p: Principal) => hasVerifiedGlobal(p, 'super_admin');

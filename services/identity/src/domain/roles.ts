@@ -29,9 +29,12 @@ const actionsWhere = (test: (rule: Rule) => boolean) =>
       .map(([a]) => `${svc}.${a}`),
   );
 
-/** What a role's grant allows; an unverified super_admin grant allows nothing. */
-export function roleActions(role: string, verified = true): string[] {
-  if (role === 'super_admin') return verified ? ALL_ACTIONS : [];
+/**
+ * What a role's grant allows. super_admin allows everything only as a verified global grant (the
+ * services' `hasVerifiedGlobal`); a label, or a narrower grant, allows nothing.
+ */
+export function roleActions(role: string, verifiedGlobal = true): string[] {
+  if (role === 'super_admin') return verifiedGlobal ? ALL_ACTIONS : [];
   return actionsWhere((r) => r.roles?.includes(role) ?? false);
 }
 
@@ -70,7 +73,8 @@ export function canEntries(p: Principal): CanEntry[] {
   }
   for (const g of p.grants as Grant[]) {
     if (g.scope_type !== 'global' && g.scope_type !== 'building') continue;
-    add(g.scope_type, g.scope_type === 'global' ? '*' : g.scope_id, roleActions(g.role, g.verified === true));
+    const verifiedGlobal = g.verified === true && g.scope_type === 'global';
+    add(g.scope_type, g.scope_type === 'global' ? '*' : g.scope_id, roleActions(g.role, verifiedGlobal));
   }
   return [...byScope.values()].sort((a, b) =>
     a.scope_type === b.scope_type ? a.scope_id.localeCompare(b.scope_id) : a.scope_type === 'global' ? -1 : 1,
