@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { type Bus, type SharedPglite, startRuntime } from '@platform/kit';
+import type { ClientMetadata, default as Provider } from 'oidc-provider';
 import { buildApp } from './app.ts';
+import { ClientRegistrationError } from './clients/definition.ts';
 import { loadClientDefinitions } from './clients/load.ts';
 import { toClientMetadata } from './clients/metadata.ts';
 import { type IdentityConfig, identityConfig } from './config.ts';
@@ -8,6 +10,21 @@ import { MIGRATIONS } from './migrations.ts';
 import { keysFromConfig, loadOrCreateKeys } from './oauth/keys.ts';
 import { sweepExpired } from './store/oidc-adapter.ts';
 import { seedDevPrincipals } from './store/seed.ts';
+
+/**
+ * The authorization server checks a client's metadata only when the client is first used; check
+ * every one now, so a definition it cannot serve stops start-up instead of a sign-in.
+ */
+async function checkRegistered(provider: Provider, clients: ClientMetadata[]) {
+  for (const c of clients) {
+    try {
+      await provider.Client.find(c.client_id);
+    } catch (e) {
+      const why = (e as { error_description?: string }).error_description ?? (e as Error).message;
+      throw new ClientRegistrationError(`client "${c.client_id}": the authorization server refuses it: ${why}`);
+    }
+  }
+}
 
 export const keysFile = (config: IdentityConfig) => join(config.PLATFORM_DATA_DIR, 'identity', 'keys.json');
 
@@ -54,6 +71,7 @@ export async function startIdentity(
     devPeople: seeded.length ? async () => seeded : undefined,
     logLevel: config.LOG_LEVEL,
   });
+  await checkRegistered(app.provider, clients);
   await app.listen({ port: config.PORT_IDENTITY, host: config.HOST });
   const sweep = setInterval(() => void sweepExpired(runtime.database.db).catch(() => {}), 10 * 60_000);
   sweep.unref();

@@ -172,7 +172,7 @@ describe('authorization code + PKCE with openid-client', () => {
     }
   });
 
-  it('SIGN-024 SIGN-048 SIGN-060 the token opens GET /v1/me/profile and its sub is the fid there', async () => {
+  it('SIGN-024 SIGN-048 SIGN-049 SIGN-060 the token opens GET /v1/me/profile on the sign-in host and its sub is the fid there', async () => {
     const res = await h.app.inject({
       url: '/v1/me/profile',
       headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -238,6 +238,44 @@ describe('authorization code + PKCE with openid-client', () => {
     expect(done.callback?.searchParams.get('state')).toBe(state);
     // The session is over: the next authorize shows the login page again.
     expect((await signIn(browser)).sawLoginPage).toBe(true);
+  });
+});
+
+describe('native apps and new tokens', () => {
+  const MOBILE = 'platform-mobile';
+  const MOBILE_REDIRECT = 'com.platform.mobile:/oauth2/callback';
+
+  it('SIGN-018 SIGN-019 a native app signs in through the browser session and gets its code at its registered custom-scheme redirect', async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    // The system browser already holds the session from the web sign-in: no second login page.
+    const a = await authorizeParams({ client_id: MOBILE, redirect_uri: MOBILE_REDIRECT });
+    const r = await browser.navigate(a.url.toString(), MOBILE_REDIRECT);
+    expect(r.callback?.protocol).toBe('com.platform.mobile:');
+    expect(r.callback?.searchParams.get('code')).toBeTruthy();
+    const mobile = await client.discovery(new URL(h.issuer), MOBILE, undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
+    const tokens = await client.authorizationCodeGrant(mobile, r.callback as URL, {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+    });
+    expect(decodeJwt(tokens.access_token).sub).toBe(fid(CONTROLLER));
+  });
+
+  it('SIGN-028 there is no refresh grant: a new access token comes from repeating the authorization step', async () => {
+    const browser = new Browser();
+    const first = await exchange(await signIn(browser));
+    const refused = await fetch(`${h.issuer}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: WEB, refresh_token: 'anything' }),
+    });
+    expect(refused.status).toBe(400);
+    const again = await signIn(browser);
+    expect(again.sawLoginPage).toBe(false);
+    const second = await exchange(again);
+    expect(second.access_token).not.toBe(first.access_token);
   });
 });
 

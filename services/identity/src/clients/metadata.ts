@@ -27,8 +27,11 @@ export function toClientMetadata(
       token_endpoint_auth_method: def.token_endpoint_auth_method,
     };
   }
+  // A custom-scheme redirect is a native app's (SIGN-019); the server registers it as native.
+  const native = def.redirect_uris.some((u) => !/^https?:/i.test(u));
   return {
     ...common,
+    ...(native ? { application_type: 'native' as const } : {}),
     grant_types: ['authorization_code'],
     response_types: ['code'],
     redirect_uris: def.redirect_uris,

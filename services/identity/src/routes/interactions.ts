@@ -68,7 +68,19 @@ export function interactionRoutes(app: App, deps: InteractionDeps) {
     const d = await details(req, reply);
     if (!d || d.uid !== req.params.uid) return expired(reply);
     if (d.prompt.name === 'login') return reply.type('text/html').send(await loginPage(d.uid));
-    // Only a client that is not first-party ever reaches consent: refuse it.
+    const client = await provider.Client.find(String(d.params.client_id));
+    if (client?.metadata().first_party === true && d.session?.accountId) {
+      // The server accepts consent for first-party clients (native apps are asked again by default).
+      const grant = d.grantId
+        ? ((await provider.Grant.find(d.grantId)) ??
+          new provider.Grant({ clientId: client.clientId, accountId: d.session.accountId }))
+        : new provider.Grant({ clientId: client.clientId, accountId: d.session.accountId });
+      grant.addOIDCScope('openid');
+      const audience = d.params.audience;
+      if (typeof audience === 'string') grant.addResourceScope(audience, 'openid');
+      return finish(req, reply, { consent: { grantId: await grant.save() } });
+    }
+    // A client that is not first-party is refused consent.
     return finish(req, reply, {
       error: 'access_denied',
       error_description: 'consent is refused for clients that are not first-party',
