@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { authConfig, commonConfig, flag, int, loadConfig, optionalStr, port, str, url } from '@platform/kit';
+import { authConfig, commonConfig, flag, int, loadConfig, optionalStr, port, str } from '@platform/kit';
 
 export const DEFAULT_PORT = 4100;
 export const DEFAULT_CLIENTS_DIR = fileURLToPath(new URL('../../../config/clients', import.meta.url));
@@ -25,9 +25,6 @@ export const identityConfig = (env: Record<string, string | undefined> = process
     /** Seed the dev principals (config/dev-principals.json) as people with their grants: local mode only. */
     SEED_DEV_PRINCIPALS: flag(false),
     SESSION_TTL_SECONDS: int(8 * 3600, 60, 30 * 24 * 3600),
-    UPSTREAM_OIDC_ISSUER: url(['http:', 'https:']),
-    UPSTREAM_OIDC_CLIENT_ID: optionalStr(),
-    UPSTREAM_OIDC_CLIENT_SECRET: optionalStr(),
   });
   const issuer = c.AUTH_ISSUER ?? `http://127.0.0.1:${c.PORT_IDENTITY}`;
   return { ...c, AUTH_ISSUER: issuer };
