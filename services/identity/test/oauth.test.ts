@@ -382,7 +382,7 @@ describe('refusals', () => {
     expect(tokenRequests.length).toBe(before);
   });
 
-  it('SIGN-012 a wrong code_verifier gets no token', async () => {
+  it('SIGN-012 the code_challenge is base64url(SHA-256(verifier)), so a wrong code_verifier gets no token', async () => {
     const s = await signIn(new Browser());
     await expect(exchange({ ...s, verifier: client.randomPKCECodeVerifier() })).rejects.toMatchObject({
       error: 'invalid_grant',
