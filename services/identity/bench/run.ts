@@ -13,7 +13,7 @@ import {
   openPglite,
 } from '@platform/kit';
 import { closedLoop, round } from '@platform/kit/testing';
-import { importJWK, SignJWT } from 'jose';
+import type { JWK } from 'jose';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { loadClientDefinitions } from '../src/clients/load.ts';
@@ -21,6 +21,7 @@ import { toClientMetadata } from '../src/clients/metadata.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { newKeyMaterial } from '../src/oauth/keys.ts';
 import { seedDevPrincipals } from '../src/store/seed.ts';
+import { signAccessToken } from '../test/tokens.ts';
 
 /**
  * The identity benchmark: `npm run bench -w services/identity`.
@@ -84,16 +85,11 @@ const accountingUrl = `http://127.0.0.1:${(accounting.server.address() as { port
 // A person's token, as the sign-in would issue it: client_credentials is the quickest real token,
 // but accounting lists accounts for finance roles only, so sign the controller's token with the
 // issuer's own key instead (same key, same claims shape as oidc-provider's).
-const key = keys.signing[0];
-const now = Math.floor(Date.now() / 1000);
-const bearer = await new SignJWT({ client_id: 'platform-web', scope: 'openid' })
-  .setProtectedHeader({ alg: 'RS256', kid: key?.kid, typ: 'at+jwt' })
-  .setIssuer(issuer)
-  .setAudience(AUDIENCE)
-  .setSubject(devFid('controller@dev.local'))
-  .setIssuedAt(now)
-  .setExpirationTime(now + 3600)
-  .sign(await importJWK(key as never, 'RS256'));
+const bearer = await signAccessToken(keys.signing[0] as JWK, {
+  issuer,
+  audience: AUDIENCE,
+  sub: devFid('controller@dev.local'),
+});
 
 const pool = new Pool(accountingUrl, { connections: CLIENTS, pipelining: 1, keepAliveTimeout: 60_000 });
 const get = (headers: Record<string, string>) => async () => {

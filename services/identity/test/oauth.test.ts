@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { MIGRATIONS as ACCOUNTING_MIGRATIONS, buildApp as buildAccounting } from '@platform/accounting';
 import { authenticatorFromConfig } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, inputValue } from './browser.ts';
 import { AUDIENCE, CONTROLLER, fid, identityHarness, SERVICE_TOKEN } from './harness.ts';
+import { signAccessToken } from './tokens.ts';
 
 const WEB = 'platform-web';
 const REDIRECT = 'http://127.0.0.1:5173/callback';
@@ -281,6 +282,13 @@ describe('native apps and new tokens', () => {
 
 describe('refusals', () => {
   const noCode = (r: { callback?: URL }) => expect(r.callback?.searchParams.get('code') ?? null).toBeNull();
+  /** An authorize with these changes comes back to the client with `error` and no code. */
+  const refusedWith = async (overrides: Record<string, string>, error: string) => {
+    const r = await new Browser().navigate((await authorizeParams(overrides)).url.toString(), REDIRECT);
+    noCode(r);
+    expect(r.callback?.searchParams.get('error')).toBe(error);
+    return r;
+  };
 
   it.each([
     'client_id',
@@ -301,31 +309,16 @@ describe('refusals', () => {
   });
 
   it('SIGN-011 a state under 16 characters is refused', async () => {
-    const r = await new Browser().navigate(
-      (await authorizeParams({ state: 'short-state-123' })).url.toString(),
-      REDIRECT,
-    );
-    noCode(r);
-    expect(r.callback?.searchParams.get('error')).toBe('invalid_request');
+    const r = await refusedWith({ state: 'short-state-123' }, 'invalid_request');
     expect(r.callback?.searchParams.get('error_description')).toContain('16');
   });
 
   it('SIGN-013 code_challenge_method=plain is refused', async () => {
-    const r = await new Browser().navigate(
-      (await authorizeParams({ code_challenge_method: 'plain' })).url.toString(),
-      REDIRECT,
-    );
-    noCode(r);
-    expect(r.callback?.searchParams.get('error')).toBe('invalid_request');
+    await refusedWith({ code_challenge_method: 'plain' }, 'invalid_request');
   });
 
   it('SIGN-010 an audience other than the platform audience is refused', async () => {
-    const r = await new Browser().navigate(
-      (await authorizeParams({ audience: 'urn:other:api' })).url.toString(),
-      REDIRECT,
-    );
-    noCode(r);
-    expect(r.callback?.searchParams.get('error')).toBe('invalid_target');
+    await refusedWith({ audience: 'urn:other:api' }, 'invalid_target');
   });
 
   it('SIGN-014 prompt=none does not work', async () => {
@@ -404,32 +397,23 @@ describe('refusals', () => {
   });
 
   it('SIGN-068 an expired access token is refused with 401', async () => {
-    const key = h.keys.signing[0];
-    const now = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({ client_id: WEB })
-      .setProtectedHeader({ alg: 'RS256', kid: key?.kid, typ: 'at+jwt' })
-      .setIssuer(h.issuer)
-      .setAudience(AUDIENCE)
-      .setSubject(fid(CONTROLLER))
-      .setIssuedAt(now - 7200)
-      .setExpirationTime(now - 3600)
-      .sign(await importJWK(key as never, 'RS256'));
+    const expired = await signAccessToken(h.keys.signing[0] as JWK, {
+      issuer: h.issuer,
+      audience: AUDIENCE,
+      sub: fid(CONTROLLER),
+      iatOffset: -7200,
+    });
     const headers = { authorization: `Bearer ${expired}` };
     expect((await h.app.inject({ url: '/v1/me/profile', headers })).statusCode).toBe(401);
     expect((await accounting.inject({ url: '/v1/accounts', headers })).statusCode).toBe(401);
   });
 
   it('SIGN-069 a token for another audience is refused with 401', async () => {
-    const key = h.keys.signing[0];
-    const now = Math.floor(Date.now() / 1000);
-    const other = await new SignJWT({ client_id: WEB })
-      .setProtectedHeader({ alg: 'RS256', kid: key?.kid, typ: 'at+jwt' })
-      .setIssuer(h.issuer)
-      .setAudience('urn:other:api')
-      .setSubject(fid(CONTROLLER))
-      .setIssuedAt(now)
-      .setExpirationTime(now + 600)
-      .sign(await importJWK(key as never, 'RS256'));
+    const other = await signAccessToken(h.keys.signing[0] as JWK, {
+      issuer: h.issuer,
+      audience: 'urn:other:api',
+      sub: fid(CONTROLLER),
+    });
     expect(decodeProtectedHeader(other).typ).toBe('at+jwt');
     const headers = { authorization: `Bearer ${other}` };
     expect((await h.app.inject({ url: '/v1/me/profile', headers })).statusCode).toBe(401);

@@ -1,5 +1,4 @@
 import type { Db } from '@platform/kit';
-import { sql } from 'kysely';
 import type { Calendar } from '../domain/calendar.ts';
 
 export async function findCalendar(db: Db, entityId: string): Promise<Calendar | undefined> {
