@@ -25,8 +25,13 @@ export interface ServiceRuntimeOptions {
    */
   auth?: AuthConfig;
   devPrincipalsFile?: string;
+  /**
+   * A service whose callers prove themselves differently from the platform default (vendors'
+   * caller table) builds its own from the kit's sources; it replaces the one `auth` implies.
+   */
+  authenticator?: Authenticator;
   /** This service's application audience at the access gateway, if it trusts the gateway. */
-  gatewayAudience?: string;
+  gatewayAudience?: string | readonly string[];
   outboxPollMs: number;
 }
 
@@ -40,9 +45,11 @@ export interface ServiceRuntime {
 
 export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRuntime> {
   // Settings first: a configuration that could never authenticate anyone stops start-up.
-  const authenticator = o.auth
-    ? authenticatorFromConfig(o.auth, { devPrincipalsFile: o.devPrincipalsFile, gatewayAudience: o.gatewayAudience })
-    : noAuthenticator;
+  const authenticator =
+    o.authenticator ??
+    (o.auth
+      ? authenticatorFromConfig(o.auth, { devPrincipalsFile: o.devPrincipalsFile, gatewayAudience: o.gatewayAudience })
+      : noAuthenticator);
   const database = await openDatabase({
     schema: o.service,
     url: o.databaseUrl,

@@ -256,12 +256,37 @@ describe('access-gateway tokens', () => {
       kind: 'person',
       email: CONTROLLER,
       grants: [controllerGrant],
+      via: 'gateway',
+      app: GATEWAY_AUD,
     });
 
     const unknown = await outcome(gateway(), {
       'cf-access-jwt-assertion': await gatewayToken({ sub: 'cf-user-2', email: 'visitor@firm.test' }),
     });
-    expect(unknown.principal).toEqual({ id: 'cf-user-2', kind: 'person', email: 'visitor@firm.test', grants: [] });
+    expect(unknown.principal).toEqual({
+      id: 'cf-user-2',
+      kind: 'person',
+      email: 'visitor@firm.test',
+      grants: [],
+      via: 'gateway',
+      app: GATEWAY_AUD,
+    });
+  });
+
+  it('VEN-048 VEN-049 one service fronting two applications accepts either audience and records which one', async () => {
+    const both = gatewayAuthenticator({ jwks, audience: [GATEWAY_AUD, 'portal-app'], issuer: ISSUER, directory });
+    const internal = await outcome(both, {
+      'cf-access-jwt-assertion': await gatewayToken({ sub: 'cf-user-1', email: CONTROLLER }),
+    });
+    expect(internal.principal).toMatchObject({ via: 'gateway', app: GATEWAY_AUD });
+    const portal = await outcome(both, {
+      'cf-access-jwt-assertion': await gatewayToken({ sub: 'cf-user-3', email: 'visitor@firm.test' }, 'portal-app'),
+    });
+    expect(portal.principal).toMatchObject({ email: 'visitor@firm.test', via: 'gateway', app: 'portal-app' });
+    const other = await outcome(both, {
+      'cf-access-jwt-assertion': await gatewayToken({ sub: 'cf-user-1', email: CONTROLLER }, 'other-app'),
+    });
+    expect(other).toEqual({ status: 401, message: 'token audience is not this application' });
   });
 
   it('VEN-045 CON-179 a gateway token for another application audience is 401', async () => {

@@ -36,8 +36,8 @@ export interface AuthConfig {
 }
 
 export interface AuthFromConfigOptions {
-  /** This service's application audience at the access gateway; the gateway is off without it. */
-  gatewayAudience?: string;
+  /** This service's application audience(s) at the access gateway; the gateway is off without one. */
+  gatewayAudience?: string | readonly string[];
   /** Where grants come from, instead of the one the config implies. */
   directory?: PrincipalDirectory;
   devPrincipalsFile?: string;
@@ -68,7 +68,7 @@ export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOpt
   if (cfg.AUTH_ISSUER && !directory) {
     throw new ConfigError('SERVICE_TOKEN is required with AUTH_ISSUER (grants are read from the identity service)');
   }
-  const gatewayOn = Boolean((cfg.GATEWAY_JWKS_URL || opts.gatewayJwks) && opts.gatewayAudience);
+  const gatewayOn = Boolean((cfg.GATEWAY_JWKS_URL || opts.gatewayJwks) && opts.gatewayAudience?.length);
   if (!cfg.AUTH_ISSUER && !cfg.SERVICE_TOKEN && !gatewayOn && !cfg.DEV_AUTH) {
     throw new ConfigError('AUTH_ISSUER is required unless DEV_AUTH=1');
   }
@@ -97,7 +97,7 @@ export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOpt
       gatewayAuthenticator({
         jwks: opts.gatewayJwks ?? createRemoteJWKSet(new URL(cfg.GATEWAY_JWKS_URL as string)),
         issuer: cfg.GATEWAY_ISSUER,
-        audience: opts.gatewayAudience as string,
+        audience: opts.gatewayAudience as string | readonly string[],
         directory: dir,
       }),
     );

@@ -17,7 +17,8 @@ export interface TokenVerifierOptions {
   jwks: JWTVerifyGetKey;
   /** Compared exactly (SIGN-003); unchecked when absent. */
   issuer?: string;
-  audience: string;
+  /** One audience, or several of which the token must name one. */
+  audience: string | readonly string[];
   /** The required `typ` header, e.g. `at+jwt` (which an ID token does not carry). */
   typ?: string;
   clockToleranceSec?: number;
@@ -77,7 +78,7 @@ export function tokenVerifier(o: TokenVerifierOptions): (token: string) => Promi
     try {
       ({ payload } = await jwtVerify(token, o.jwks, {
         issuer: o.issuer,
-        audience: o.audience,
+        audience: o.audience as string | string[],
         typ: o.typ,
         algorithms: TOKEN_ALGORITHMS,
         clockTolerance: tolerance,

@@ -9,8 +9,12 @@ export interface GatewayOptions {
   jwks: JWTVerifyGetKey;
   /** The gateway's issuer, compared exactly when set. */
   issuer?: string;
-  /** The application audience the gateway stamps for this service (e.g. VENDORS_ACCESS_AUD). */
-  audience: string;
+  /**
+   * The application audience the gateway stamps for this service (e.g. VENDORS_ACCESS_AUD), or
+   * several when one service fronts several applications (vendors: internal app and portal). The
+   * matched one is the principal's `app`.
+   */
+  audience: string | readonly string[];
   directory: PrincipalDirectory;
   /** Where the gateway puts its JWT. */
   header?: string;
@@ -24,6 +28,7 @@ export interface GatewayOptions {
  * is the caller: grants are looked up by it, and it is always the principal's email.
  */
 export function gatewayAuthenticator(o: GatewayOptions): Authenticator {
+  const audiences: readonly string[] = typeof o.audience === 'string' ? [o.audience] : o.audience;
   const header = (o.header ?? 'cf-access-jwt-assertion').toLowerCase();
   const verify = tokenVerifier({
     jwks: o.jwks,
@@ -42,10 +47,12 @@ export function gatewayAuthenticator(o: GatewayOptions): Authenticator {
       const claims = await verify(token);
       const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
       if (!EMAIL_RE.test(email)) throw unauthorized('gateway token names no email');
+      const aud = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
+      const app = audiences.find((a) => aud.includes(a)) as string;
       const known = await o.directory.byEmail(email);
-      if (known) return { ...known, email };
+      if (known) return { ...known, email, via: 'gateway', app };
       if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthorized('token lacks the sub claim');
-      return { id: claims.sub, kind: 'person', email, grants: [] };
+      return { id: claims.sub, kind: 'person', email, grants: [], via: 'gateway', app };
     },
   };
 }

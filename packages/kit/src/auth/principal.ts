@@ -23,7 +23,9 @@ export interface Principal {
    * Set when a platform service acts for this person with the shared service token: the person
    * is named by the service, not proven, so some services let such calls read but never change.
    */
-  via?: 'service_token';
+  via?: 'service_token' | 'gateway';
+  /** For `via: 'gateway'`: the application audience the access gateway signed the caller in for. */
+  app?: string;
 }
 
 export interface Scope {
