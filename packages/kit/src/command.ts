@@ -46,6 +46,40 @@ export interface CommandContext {
   principal: Principal;
 }
 
+/** Options of one command route; without them keys are global to the service, as always. */
+export interface CommandOptions {
+  /**
+   * Stores the Idempotency-Key within this scope (e.g. the id of the record the command
+   * changes), so each scope has its own key space: the same key under another scope is a fresh
+   * command, not a 409 and not a replay.
+   */
+  keyScope?: string;
+  /**
+   * Work that must happen before the command's transaction opens (e.g. a call to storage). It
+   * runs only for a new request: a replay answers from the stored result and a key reused for
+   * another request answers 409 without running it.
+   */
+  beforeTransaction?: () => Promise<void>;
+}
+
+interface StoredCommand {
+  request_hash: string;
+  status: number;
+  response: unknown;
+}
+
+/** The answer to a key that is already stored: its replay, or 409 when the request differs. */
+function replayOrConflict<T>(prior: StoredCommand | undefined, hash: string) {
+  if (!prior || prior.request_hash !== hash) {
+    throw conflict(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used for another request (different path, body, method or caller)',
+    );
+  }
+  const data = (typeof prior.response === 'string' ? JSON.parse(prior.response) : prior.response) as T;
+  return { status: prior.status, data, replayed: true };
+}
+
 /**
  * Runs a command once per Idempotency-Key. The key, a hash of method + URL (path ids and query)
  * + body + caller, and the response are stored in the command's own transaction:
@@ -54,12 +88,17 @@ export interface CommandContext {
  * - two concurrent requests with one key: the second waits on the key's unique index for the
  *   first to commit, then replays its result.
  * A command that fails writes nothing, its key included, so a corrected retry can run.
+ * `opts.keyScope` gives each scope its own key space; `opts.beforeTransaction` runs first for a
+ * new request only.
  */
 export async function runCommand<T>(
   ctx: CommandContext,
   work: (trx: Db) => Promise<CommandResult<T>>,
+  opts: CommandOptions = {},
 ): Promise<CommandResult<T> & { replayed: boolean }> {
-  const key = idempotencyKey(ctx.req);
+  // A key is visible ASCII without spaces, so "<scope> <key>" never equals an unscoped key or
+  // another scope's key.
+  const key = opts.keyScope === undefined ? idempotencyKey(ctx.req) : `${opts.keyScope} ${idempotencyKey(ctx.req)}`;
   const path = ctx.req.url;
   const method = ctx.req.method;
   // The route pattern with canonical params and query: a retry that differs only in an id's
@@ -76,6 +115,12 @@ export async function runCommand<T>(
       ].join('\n'),
     )
     .digest('hex');
+  if (opts.beforeTransaction) {
+    const stored = await sql<StoredCommand>`
+      SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(ctx.db);
+    if (stored.rows.length > 0) return replayOrConflict<T>(stored.rows[0], hash);
+    await opts.beforeTransaction();
+  }
   return ctx.db.transaction().execute(async (trx) => {
     // Claim the key first. A concurrent request with the same key blocks on the unique index
     // until this transaction ends, then finds the stored result (or, if this one failed and
@@ -85,17 +130,9 @@ export async function runCommand<T>(
       VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, 0, 'null')
       ON CONFLICT (key) DO NOTHING RETURNING key`.execute(trx);
     if (claimed.rows.length === 0) {
-      const stored = await sql<{ request_hash: string; status: number; response: unknown }>`
+      const stored = await sql<StoredCommand>`
         SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(trx);
-      const prior = stored.rows[0];
-      if (!prior || prior.request_hash !== hash) {
-        throw conflict(
-          'idempotency_key_reused',
-          'This Idempotency-Key was used for another request (different path, body, method or caller)',
-        );
-      }
-      const data = (typeof prior.response === 'string' ? JSON.parse(prior.response) : prior.response) as T;
-      return { status: prior.status, data, replayed: true };
+      return replayOrConflict<T>(stored.rows[0], hash);
     }
     const result = await work(trx);
     await sql`UPDATE idempotency_keys SET status = ${result.status}, response = ${JSON.stringify(result.data ?? null)}
@@ -137,13 +174,15 @@ export async function handleCommand<T>(
   reply: FastifyReply,
   work: (ctx: CommandScope) => Promise<T>,
   status = 200,
+  opts: CommandOptions = {},
 ) {
   const principal = req.principal as Principal;
   const now = clock();
-  const result = await runCommand({ db, req, principal }, async (trx) => ({
-    status,
-    data: await work({ trx, principal, now }),
-  }));
+  const result = await runCommand(
+    { db, req, principal },
+    async (trx) => ({ status, data: await work({ trx, principal, now }) }),
+    opts,
+  );
   return sendCommandResult(reply, result) as never;
 }
 

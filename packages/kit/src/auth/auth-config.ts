@@ -48,7 +48,14 @@ export interface AuthFromConfigOptions {
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
-function directoryFor(cfg: AuthConfig, opts: AuthFromConfigOptions): PrincipalDirectory | undefined {
+/**
+ * Where people and their grants are looked up: the identity service (IDENTITY_URL, else
+ * AUTH_ISSUER, with SERVICE_TOKEN), locally the dev principals file; undefined when neither.
+ */
+export function principalDirectory(
+  cfg: Pick<AuthConfig, 'DEV_AUTH' | 'AUTH_ISSUER' | 'IDENTITY_URL' | 'SERVICE_TOKEN' | 'GRANTS_CACHE_MS'>,
+  opts: Pick<AuthFromConfigOptions, 'directory' | 'devPrincipalsFile'> = {},
+): PrincipalDirectory | undefined {
   if (opts.directory) return opts.directory;
   const identityUrl = cfg.IDENTITY_URL ?? cfg.AUTH_ISSUER;
   if (identityUrl && cfg.SERVICE_TOKEN) {
@@ -64,7 +71,7 @@ function directoryFor(cfg: AuthConfig, opts: AuthFromConfigOptions): PrincipalDi
  * A configuration that could never sign anyone in, or could not read grants, stops start-up.
  */
 export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOptions = {}): Authenticator {
-  const directory = directoryFor(cfg, opts);
+  const directory = principalDirectory(cfg, opts);
   if (cfg.AUTH_ISSUER && !directory) {
     throw new ConfigError('SERVICE_TOKEN is required with AUTH_ISSUER (grants are read from the identity service)');
   }

@@ -35,7 +35,41 @@ export interface ServiceAppOptions {
    * OAuth 2.0 endpoints to the authorization server's own request handler this way.
    */
   rawHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * How callers prove who they are, as the OpenAPI document tells it (keys of SECURITY_SCHEMES).
+   * Default: the platform bearer token and the local dev header. Empty: an open service.
+   */
+  security?: readonly SecuritySchemeName[];
 }
+
+/** Every proof a platform service may accept, as OpenAPI security schemes. */
+export const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An access token of the identity service for the platform audience (typ at+jwt)',
+  },
+  gateway: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Cf-Access-Jwt-Assertion',
+    description: "The access gateway's JWT for this application's audience; its email is the caller",
+  },
+  serviceToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Platform-Service-Token',
+    description: 'Another platform service, naming the person it acts for in X-Platform-On-Behalf-Of',
+  },
+  devPrincipal: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Dev-Principal',
+    description: 'Local development only (DEV_AUTH=1): an email from the dev principals file, or service:<name>',
+  },
+} as const;
+export type SecuritySchemeName = keyof typeof SECURITY_SCHEMES;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '422', '500', '503'];
@@ -55,7 +89,12 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     logger: {
       level: opts.logLevel ?? 'info',
       // Tokens and personal data are never logged.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-service-token"]'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-platform-service-token"]',
+        'req.headers["cf-access-jwt-assertion"]',
+      ],
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -97,7 +136,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     schema.response = schema.response ?? {};
     const response = schema.response as Record<string, unknown>;
     for (const status of ERROR_STATUSES) response[status] ??= Type.Ref('ErrorEnvelope');
-    if (route.url.startsWith('/v1/')) schema.security ??= [{ devPrincipal: [] }, { bearer: [] }];
+    // Discovery and ops routes need no proof; /v1 routes take the document-wide list.
+    if (!route.url.startsWith('/v1/')) schema.security ??= [];
   });
 
   app.addSchema(ErrorEnvelope);
@@ -141,22 +181,14 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     }),
   );
 
+  const security = opts.security ?? ['bearer', 'serviceToken', 'devPrincipal'];
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
       info: { title: opts.title, description: opts.description, version: opts.version ?? '1.0.0' },
-      components: {
-        securitySchemes: {
-          devPrincipal: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-Dev-Principal',
-            description:
-              'Local development only (DEV_AUTH=1): an email from the dev principals file, or service:<name>',
-          },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
+      components: { securitySchemes: Object.fromEntries(security.map((n) => [n, SECURITY_SCHEMES[n]])) },
+      // Any one of the service's proofs will do.
+      security: security.map((n) => ({ [n]: [] })),
     },
     refResolver: { buildLocalReference: (json, _b, _f, i) => String(json.$id ?? `def-${i}`) },
   });
