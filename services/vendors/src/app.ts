@@ -1,0 +1,38 @@
+import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import type { CallerPolicy } from './domain/callers.ts';
+import { contactRoutes } from './routes/contacts.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { firmRoutes } from './routes/firms.ts';
+import { insuranceRoutes } from './routes/insurance.ts';
+import { portalRoutes } from './routes/portal.ts';
+
+export interface VendorsDeps {
+  database: Database;
+  authenticator: Authenticator;
+  /** Which gateway audiences are employees' and contacts', and who may change (callerPolicy(config)). */
+  callers: CallerPolicy;
+  /** The server clock; tests pass their own to stand at chosen days. */
+  clock?: () => Date;
+  logLevel?: string;
+}
+
+export async function buildApp(deps: VendorsDeps) {
+  const routeDeps: RouteDeps = {
+    database: deps.database,
+    callers: deps.callers,
+    clock: deps.clock ?? (() => new Date()),
+  };
+  return createServiceApp({
+    service: 'vendors',
+    title: 'Vendors',
+    description: 'Firms, the contacts who sign in to the vendor portal, and insurance certificates',
+    database: deps.database,
+    authenticator: deps.authenticator,
+    logLevel: deps.logLevel,
+    // The caller table of spec 1: no platform bearer tokens here.
+    security: ['gateway', 'serviceToken', 'devPrincipal'],
+    routes: (app) => {
+      for (const routes of [firmRoutes, contactRoutes, insuranceRoutes, portalRoutes]) routes(app, routeDeps);
+    },
+  });
+}

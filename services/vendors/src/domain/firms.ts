@@ -1,0 +1,56 @@
+/** Firms: what kinds and disciplines exist, and what a status command changes. */
+
+export const KINDS = ['contractor', 'subcontractor', 'consultant', 'supplier', 'service_provider', 'utility'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const DISCIPLINES = [
+  'general_contracting',
+  'architecture',
+  'structural_engineering',
+  'mep_engineering',
+  'civil_engineering',
+  'electrical',
+  'plumbing',
+  'hvac',
+  'roofing',
+  'concrete',
+  'steel',
+  'carpentry',
+  'painting',
+  'landscaping',
+  'cleaning',
+  'security',
+  'elevators',
+  'fire_protection',
+  'environmental',
+  'surveying',
+  'legal',
+  'property_management',
+  'other',
+] as const;
+export type Discipline = (typeof DISCIPLINES)[number];
+
+export const FIRM_STATUSES = ['active', 'inactive'] as const;
+export type FirmStatus = (typeof FIRM_STATUSES)[number];
+
+/** A new firm is active unless the command says otherwise. */
+export const initialStatus = (requested?: FirmStatus): FirmStatus => requested ?? 'active';
+
+/**
+ * A status (or a contact's active flag) set to the value it already holds changes nothing: the
+ * command succeeds, writes nothing and emits nothing.
+ */
+export const isChange = <T>(held: T, requested: T) => held !== requested;
+
+/** At most this many ids in the ids filter of GET /v1/vendors (spec limits). */
+export const MAX_IDS = 100;
+
+/** The distinct ids of a comma-separated ids filter, lower-case; blanks between commas are ignored. */
+export const parseIds = (raw: string): string[] => [
+  ...new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== ''),
+  ),
+];
