@@ -1,0 +1,109 @@
+import { type BlobStorage, conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { checkUploadSize } from '../domain/documents.ts';
+import type { Document, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
+import {
+  blobRegistered,
+  findDocument,
+  insertDocument,
+  lockDocument,
+  replaceMetadata,
+  replaceReferences,
+  updateDocument,
+} from '../store/documents.ts';
+import { type CommandCtx, SERVICE } from './context.ts';
+
+const alreadyRegistered = (blobName: string) =>
+  conflict('blob_already_registered', `Blob ${blobName} already belongs to a document`);
+
+/** 409 when the blob already belongs to a document (renewal, registration). */
+export async function checkUnregistered(db: Db, account: string, container: string, blobName: string) {
+  if (await blobRegistered(db, account, container, blobName)) throw alreadyRegistered(blobName);
+}
+
+/**
+ * The storage side of a registration, before its transaction opens: the blob has no document
+ * yet (409), the container holds it (422 blob_not_found), it is not over the maximum (413).
+ * Only its properties are read. Returns its size.
+ */
+export async function inspectBlob(
+  db: Db,
+  storage: BlobStorage,
+  where: { account: string; container: string; blobName: string },
+  maxBytes: number,
+): Promise<number> {
+  await checkUnregistered(db, where.account, where.container, where.blobName);
+  const blob = await storage.properties(where.account, where.container, where.blobName);
+  if (!blob) {
+    throw unprocessable(
+      'blob_not_found',
+      `Container ${where.container} of ${where.account} holds no blob ${where.blobName}`,
+      'body/data/blob_name',
+    );
+  }
+  checkUploadSize(blob.size, maxBytes);
+  return blob.size;
+}
+
+/**
+ * Records an uploaded blob as a document, with its size as storage reported it, and emits
+ * documents.created. The blob's unique index is the guard: a blob that already has a document
+ * is 409 and nothing is written.
+ */
+export async function registerDocument(
+  { trx, principal, now }: CommandCtx,
+  input: RegistrationInput & { container: string },
+  byteSize: number,
+): Promise<Document> {
+  const id = uuidv7(now.getTime());
+  const inserted = await insertDocument(
+    trx,
+    {
+      id,
+      filename: input.filename,
+      visibility: input.visibility,
+      storage_account: input.storage_account,
+      container: input.container,
+      blob_name: input.blob_name,
+      content_type: input.content_type,
+      content_hash: input.content_hash ?? null,
+      byte_size: byteSize,
+    },
+    principal.id,
+    now,
+  );
+  if (!inserted) throw alreadyRegistered(input.blob_name);
+  await replaceReferences(trx, id, input.references);
+  await replaceMetadata(trx, id, input.metadata);
+  const document = (await findDocument(trx, id)) as Document;
+  await emit(
+    trx,
+    SERVICE,
+    [
+      {
+        type: 'documents.created',
+        data: {
+          id,
+          storage_account: document.storage_account,
+          container: document.container,
+          references: document.references,
+        },
+      },
+    ],
+    now,
+  );
+  return document;
+}
+
+/**
+ * Changes a document's filename, references or metadata; references and metadata given replace
+ * the whole set (an empty array clears it) and stay as they are when omitted. Emits
+ * documents.updated with the document's id.
+ */
+export async function changeDocument({ trx, principal, now }: CommandCtx, id: string, input: UpdateInput) {
+  if (!(await lockDocument(trx, id))) throw notFound('Document', 'document_not_found');
+  await updateDocument(trx, id, input.filename === undefined ? {} : { filename: input.filename }, principal.id, now);
+  if (input.references !== undefined) await replaceReferences(trx, id, input.references);
+  if (input.metadata !== undefined) await replaceMetadata(trx, id, input.metadata);
+  await emit(trx, SERVICE, [{ type: 'documents.updated', data: { id } }], now);
+  return (await findDocument(trx, id)) as Document;
+}

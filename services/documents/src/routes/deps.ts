@@ -1,0 +1,30 @@
+import type { CommandOptions } from '@platform/kit';
+import { type App, type BlobStorage, type Database, handleCommand, unavailable } from '@platform/kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CommandCtx } from '../commands/context.ts';
+
+export interface RouteDeps {
+  database: Database;
+  clock: () => Date;
+  /** Absent when no storage is configured: routes that need storage answer 503. */
+  storage?: BlobStorage;
+  maxUploadBytes: number;
+}
+
+export type RouteModule = (app: App, deps: RouteDeps) => void;
+
+/** The storage, or 503 storage_not_configured. */
+export function requireStorage(deps: RouteDeps): BlobStorage {
+  if (!deps.storage) throw unavailable('storage_not_configured', 'No storage is configured for documents');
+  return deps.storage;
+}
+
+/** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
+export const command = <T>(
+  deps: RouteDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  work: (ctx: CommandCtx) => Promise<T>,
+  status = 200,
+  opts: CommandOptions = {},
+) => handleCommand(deps.database.db, deps.clock, req, reply, work, status, opts);

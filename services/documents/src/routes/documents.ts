@@ -1,0 +1,130 @@
+import {
+  Command,
+  Envelope,
+  IdempotencyHeaders,
+  IdParams,
+  notFound,
+  PageEnvelope,
+  pageMeta,
+  pageRequest,
+  requireIdempotencyKey,
+  unavailable,
+} from '@platform/kit';
+import { changeDocument, inspectBlob, registerDocument } from '../commands/documents.ts';
+import { checkRegistration, checkUpdate } from '../domain/documents.ts';
+import { Document, DocumentWithSas, ListQuery, PAGE, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
+import { findDocument, listDocuments } from '../store/documents.ts';
+import { command, type RouteModule, requireStorage } from './deps.ts';
+
+const tags = ['documents'];
+
+export const documentRoutes: RouteModule = (app, deps) => {
+  app.post(
+    '/v1/documents',
+    {
+      preValidation: [requireIdempotencyKey],
+      schema: {
+        tags,
+        summary: 'Register an uploaded file: the blob is checked in storage (existence, size) first',
+        headers: IdempotencyHeaders,
+        body: Command(RegistrationInput),
+        response: { 201: Envelope(Document) },
+      },
+    },
+    async (req, reply) => {
+      const storage = requireStorage(deps);
+      const input = req.body.data;
+      const { account, container } = checkRegistration(input, (n) => storage.account(n));
+      let byteSize = 0;
+      return command(deps, req, reply, (ctx) => registerDocument(ctx, { ...input, container }, byteSize), 201, {
+        // Storage is asked before the transaction opens, and not at all for a replay.
+        beforeTransaction: async () => {
+          const where = { account: account.name, container, blobName: input.blob_name };
+          byteSize = await inspectBlob(deps.database.db, storage, where, deps.maxUploadBytes);
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/v1/documents/:id',
+    {
+      preValidation: [requireIdempotencyKey],
+      schema: {
+        tags,
+        summary: 'Update a document: filename, and references and metadata as full replacement sets',
+        description:
+          'Omitted references or metadata stay as they are; an empty array clears them. The storage location ' +
+          '(storage_account, visibility, container, blob_name) is not accepted. The Idempotency-Key is scoped ' +
+          'to the document: the same key on another document is a fresh command.',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        body: Command(UpdateInput),
+        response: { 200: Envelope(Document) },
+      },
+    },
+    async (req, reply) => {
+      const input = req.body.data;
+      checkUpdate(input);
+      return command(deps, req, reply, (ctx) => changeDocument(ctx, req.params.id, input), 200, {
+        keyScope: req.params.id,
+      });
+    },
+  );
+
+  app.get(
+    '/v1/documents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One document with a read URL (SAS) signed at this read, valid for the account TTL',
+        params: IdParams,
+        response: { 200: Envelope(DocumentWithSas) },
+      },
+    },
+    async (req, reply) => {
+      const document = await findDocument(deps.database.db, req.params.id);
+      if (!document) throw notFound('Document', 'document_not_found');
+      const storage = requireStorage(deps);
+      if (!storage.account(document.storage_account)) {
+        throw unavailable(
+          'storage_unavailable',
+          `Storage account ${document.storage_account} of this document is not configured`,
+        );
+      }
+      // Only to learn that the account answers (503 otherwise); the bytes are never read.
+      await storage.properties(document.storage_account, document.container, document.blob_name);
+      const signed = storage.readSas(document.storage_account, document.container, document.blob_name, {
+        now: deps.clock(),
+      });
+      return reply.envelope({ ...document, sas_url: signed.url, sas_expires_at: signed.expiresAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/v1/documents',
+    {
+      schema: {
+        tags,
+        summary: 'List documents, newest first (page mode); all set filters must match one reference',
+        querystring: ListQuery,
+        response: { 200: PageEnvelope(Document) },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query;
+      const p = pageRequest(q, PAGE.pageSize);
+      const result = await listDocuments(
+        deps.database.db,
+        {
+          ref_type: q.ref_type,
+          ref_id: q.ref_id,
+          ref_category: q.ref_category,
+          is_external: q.is_external === undefined ? undefined : q.is_external === 'true',
+        },
+        p,
+      );
+      return reply.envelope(result.items, pageMeta(p, result.total));
+    },
+  );
+};

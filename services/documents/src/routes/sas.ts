@@ -1,0 +1,53 @@
+import { Envelope, uuidv7 } from '@platform/kit';
+import { checkUnregistered } from '../commands/documents.ts';
+import { mintBlobName } from '../domain/blob-names.ts';
+import { checkMinted, resolveLocation, uploadSasTtl } from '../domain/documents.ts';
+import { safeFilename } from '../domain/filenames.ts';
+import { SasRequest, SasResponse } from '../schemas/documents.ts';
+import { type RouteModule, requireStorage } from './deps.ts';
+
+export const sasRoutes: RouteModule = (app, deps) => {
+  app.post(
+    '/v1/documents/sas',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: 'Mint a time-limited write URL (SAS) for an upload; renew one by sending its blob_name',
+        description:
+          'Not a command: no Idempotency-Key, nothing written, a bare body. Without blob_name the service ' +
+          'chooses a new {stem}_{uuidv7}.{ext}; with an earlier, still unregistered blob_name it signs that blob again.',
+        body: SasRequest,
+        response: { 200: Envelope(SasResponse) },
+      },
+    },
+    async (req, reply) => {
+      const storage = requireStorage(deps);
+      const body = req.body;
+      const file = safeFilename(body.filename, 'body/filename');
+      const { account, container } = resolveLocation(body, (n) => storage.account(n), 'body/');
+      const now = deps.clock();
+      let blobName: string;
+      if (body.blob_name === undefined) {
+        blobName = mintBlobName(file, uuidv7(now.getTime()));
+      } else {
+        // A renewal: the same blob signed again while no document records it.
+        checkMinted(body.blob_name, 'body/blob_name');
+        await checkUnregistered(deps.database.db, account.name, container, body.blob_name);
+        blobName = body.blob_name;
+      }
+      const signed = storage.uploadSas(account.name, container, blobName, {
+        ttlSeconds: uploadSasTtl(body.ttl_seconds, account),
+        now,
+      });
+      return reply.envelope({
+        sas_url: signed.url,
+        sas_expires_at: signed.expiresAt.toISOString(),
+        storage_account: account.name,
+        visibility: account.visibility,
+        container,
+        blob_name: blobName,
+        filename: body.filename,
+      });
+    },
+  );
+};
