@@ -52,6 +52,14 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
       `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${first?.url}/v1/legal-entities`,
     );
   }
+  const documents = started.find((s) => s.name === 'documents');
+  if (documents && !env.DOCUMENTS_STORAGE_CATALOG && !env.DOCUMENTS_STORAGE_CATALOG_FILE) {
+    lines.push('');
+    lines.push('Uploads go to the Azurite emulator (accounts local, local-multi; see README "Uploading files"):');
+    lines.push(
+      `  curl -X POST -H 'content-type: application/json' -d '{"filename":"plan.pdf","visibility":"private","storage_account":"local"}' ${documents.url}/v1/documents/sas`,
+    );
+  }
   const identity = started.find((s) => s.name === 'identity');
   if (identity) {
     lines.push('');

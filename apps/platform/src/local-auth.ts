@@ -35,13 +35,21 @@ export async function localAuthEnv(env: NodeJS.ProcessEnv, dataDir: string): Pro
   // PORT_IDENTITY=0 (tests) still needs a known port: the issuer string names it.
   const port = env.PORT_IDENTITY === '0' ? String(await freePort()) : env.PORT_IDENTITY || '4100';
   const issuer = env.AUTH_ISSUER || `http://127.0.0.1:${port}`;
+  const token = env.SERVICE_TOKEN || serviceToken(dataDir);
   return {
     PORT_IDENTITY: port,
     AUTH_ISSUER: issuer,
-    SERVICE_TOKEN: env.SERVICE_TOKEN || serviceToken(dataDir),
+    IDENTITY_URL: env.IDENTITY_URL || issuer,
+    SERVICE_TOKEN: token,
     SEED_DEV_PRINCIPALS: env.SEED_DEV_PRINCIPALS || (env.DEV_AUTH === '1' ? '1' : '0'),
     GATEWAY_AUDIENCES: env.GATEWAY_AUDIENCES || LOCAL_GATEWAY_AUDIENCES.join(','),
     GATEWAY_JWKS_URL: env.GATEWAY_JWKS_URL || `${issuer}/gateway/certs`,
     GATEWAY_ISSUER: env.GATEWAY_ISSUER || `${issuer}/gateway`,
+    // Vendors' caller table: the internal application and the portal at the gateway stand-in,
+    // the platform's service token, and the dev admin as the one editor.
+    VENDORS_ACCESS_AUD: env.VENDORS_ACCESS_AUD || 'vendors-app',
+    VENDORS_PORTAL_ACCESS_AUD: env.VENDORS_PORTAL_ACCESS_AUD || 'vendors-portal',
+    VENDORS_SERVICE_TOKEN: env.VENDORS_SERVICE_TOKEN || token,
+    VENDORS_EDITORS: env.VENDORS_EDITORS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
   };
 }

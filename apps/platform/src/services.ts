@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import { accountingConfig, startAccounting } from '@platform/accounting';
-import { identityConfig, startIdentity } from '@platform/identity';
+import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } from '@platform/accounting';
+import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
+import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
 import type { Bus, SharedPglite } from '@platform/kit';
+import { startVendors, DEFAULT_PORT as VENDORS_PORT, vendorsConfig } from '@platform/vendors';
+import { localBlobStorage } from './local-storage.ts';
 
 export interface Shared {
   pglite?: Promise<SharedPglite>;
@@ -11,10 +14,14 @@ export interface Shared {
 export interface Started {
   name: string;
   url: string;
+  /** The service's generated OpenAPI document (what it serves at /openapi.json). */
+  openapi(): object;
   close(): Promise<void>;
 }
 
 interface ServiceEntry {
+  /** The port it listens on by default (PORT_<NAME> overrides). */
+  port: number;
   /** Services this one cannot work without; the launcher starts them too. */
   needs: string[];
   start(env: NodeJS.ProcessEnv, shared: Shared): Promise<Started>;
@@ -23,18 +30,52 @@ interface ServiceEntry {
 /** Every service the launcher can start, in start order. Later services add a line here. */
 export const SERVICES: Record<string, ServiceEntry> = {
   identity: {
+    port: IDENTITY_PORT,
     needs: [],
     start: async (env, shared) => {
       const s = await startIdentity(identityConfig(env), shared, env);
-      return { name: 'identity', url: s.url, close: s.close };
+      return { name: 'identity', url: s.url, openapi: () => s.app.swagger(), close: s.close };
     },
   },
   accounting: {
+    port: ACCOUNTING_PORT,
     // Tokens are verified against identity's keys and grants are read from it.
     needs: ['identity'],
     start: async (env, shared) => {
       const s = await startAccounting(accountingConfig(env), shared);
-      return { name: 'accounting', url: s.url, close: s.close };
+      return { name: 'accounting', url: s.url, openapi: () => s.app.swagger(), close: s.close };
+    },
+  },
+  vendors: {
+    port: VENDORS_PORT,
+    // Identity stands in for the access gateway locally and resolves emails to people.
+    needs: ['identity'],
+    start: async (env, shared) => {
+      const s = await startVendors(vendorsConfig(env), shared);
+      return { name: 'vendors', url: s.url, openapi: () => s.app.swagger(), close: s.close };
+    },
+  },
+  documents: {
+    port: DOCUMENTS_PORT,
+    // Authorization is not wired in documents (spec 1): it needs no other service.
+    needs: [],
+    start: async (env, shared) => {
+      const storage = await localBlobStorage(env);
+      try {
+        const s = await startDocuments(documentsConfig({ ...env, ...storage.env }), shared);
+        return {
+          name: 'documents',
+          url: s.url,
+          openapi: () => s.app.swagger(),
+          close: async () => {
+            await s.close();
+            await storage.close();
+          },
+        };
+      } catch (e) {
+        await storage.close();
+        throw e;
+      }
     },
   },
 };

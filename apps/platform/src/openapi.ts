@@ -1,0 +1,86 @@
+/**
+ * The merged platform OpenAPI document: every /v1 operation of the running services in one
+ * document, each path carrying its service's server URL. Services whose API is not part of the
+ * platform contract yet (documents: authorization is not wired, spec 1 "Versioning") stay out.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface ServiceSpec {
+  name: string;
+  url: string;
+  /** The service's own generated document (its /openapi.json). */
+  doc: object;
+}
+
+/** Spec 1, Versioning: "the merged platform spec excludes documents today". */
+export const EXCLUDED_FROM_MERGED_SPEC: readonly string[] = ['documents'];
+
+const REF_PREFIX = '#/components/schemas/';
+
+/** Component names are per service (`def-0` exists in every one), so each gets its service's prefix. */
+function prefixRefs(v: unknown, prefix: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => prefixRefs(x, prefix));
+  if (v && typeof v === 'object') {
+    const out: Json = {};
+    for (const [k, x] of Object.entries(v as Json)) {
+      out[k] =
+        k === '$ref' && typeof x === 'string' && x.startsWith(REF_PREFIX)
+          ? `${REF_PREFIX}${prefix}${x.slice(REF_PREFIX.length)}`
+          : prefixRefs(x, prefix);
+    }
+    return out;
+  }
+  return v;
+}
+
+const OPERATIONS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+export function mergedOpenApi(services: readonly ServiceSpec[], version = '1.0.0'): Json {
+  const paths: Json = {};
+  const schemas: Json = {};
+  const securitySchemes: Json = {};
+  const tags: { name: string; description: string }[] = [];
+
+  for (const s of services) {
+    if (EXCLUDED_FROM_MERGED_SPEC.includes(s.name)) continue;
+    const doc = prefixRefs(s.doc, `${s.name}.`) as {
+      paths?: Record<string, Record<string, Json>>;
+      components?: { schemas?: Json; securitySchemes?: Json };
+      info?: { title?: string; description?: string };
+      security?: unknown[];
+    };
+    tags.push({ name: s.name, description: doc.info?.description ?? doc.info?.title ?? s.name });
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) schemas[`${s.name}.${name}`] = schema;
+    Object.assign(securitySchemes, doc.components?.securitySchemes ?? {});
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      // Discovery and ops routes (/, /healthz, /readyz) are each service's own, not the platform's.
+      if (!path.startsWith('/v1/')) continue;
+      if (path in paths) throw new Error(`${s.name} and another service both serve ${path}`);
+      const ops: Json = { servers: [{ url: s.url, description: s.name }] };
+      for (const [method, op] of Object.entries(item)) {
+        ops[method] = OPERATIONS.has(method)
+          ? {
+              ...op,
+              // Each service accepts its own proofs: the document-wide list becomes each operation's.
+              security: op.security ?? doc.security ?? [],
+              tags: [s.name, ...((op.tags as string[] | undefined) ?? []).map((t) => `${s.name}: ${t}`)],
+            }
+          : op;
+      }
+      paths[path] = ops;
+    }
+  }
+
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Platform',
+      version,
+      description: `Every /v1 operation of the platform's services; each path names its service's server. Not included: ${EXCLUDED_FROM_MERGED_SPEC.join(', ')} (spec 1, Versioning).`,
+    },
+    tags,
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: { schemas, securitySchemes },
+  };
+}
