@@ -122,7 +122,14 @@ describe("the kit's gatewayAuthenticator with the stand-in's certs", () => {
     const principal = await authenticator(GATEWAY_AUDIENCE, emptyDirectory).authenticate(
       requestWith(await tokenFor(CONTROLLER)),
     );
-    expect(principal).toEqual({ id: fid(CONTROLLER), kind: 'person', email: CONTROLLER, grants: [] });
+    expect(principal).toEqual({
+      id: fid(CONTROLLER),
+      kind: 'person',
+      email: CONTROLLER,
+      grants: [],
+      via: 'gateway',
+      app: GATEWAY_AUDIENCE,
+    });
   });
 
   it('refuses the token with 401 when the service is another application', async () => {
