@@ -1,61 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { chain, type Database, type Db, DevPrincipals, devHeaderAuthenticator, uuidv7 } from '@platform/kit';
 import {
-  chain,
-  type Database,
-  type Db,
-  DevPrincipals,
-  devHeaderAuthenticator,
-  KIT_MIGRATIONS,
-  migrate,
-  openDatabase,
-  openPglite,
-  uuidv7,
-} from '@platform/kit';
+  type BenchDatabase,
+  type BenchKind,
+  benchDatabase as kitBenchDatabase,
+  listenOnFreePort,
+} from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 
 /** Shared pieces of the accounting benchmarks: databases, the server, seeding and statistics. */
 
-export type Kind = 'pglite' | 'postgres';
+export type Kind = BenchKind;
+export type { BenchDatabase };
 
-export interface BenchDatabase {
-  database: Database;
-  /** Drops what the bench made: the PGlite instance, or the PostgreSQL schema. */
-  drop(): Promise<void>;
-}
-
-/**
- * A freshly migrated database: its own in-memory PGlite, or a fresh schema
- * accounting_bench_<random> on DATABASE_URL (pool as in production: 10 connections).
- */
-export async function benchDatabase(kind: Kind): Promise<BenchDatabase> {
-  if (kind === 'pglite') {
-    const shared = await openPglite('memory://');
-    const database = await openDatabase({ schema: 'accounting', pglite: shared });
-    await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-    return {
-      database,
-      async drop() {
-        await database.close();
-        await shared.pg.close();
-      },
-    };
-  }
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  const schema = `accounting_bench_${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ schema, url });
-  await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-  return {
-    database,
-    async drop() {
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
-      await database.close();
-    },
-  };
-}
+/** A freshly migrated accounting database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
+export const benchDatabase = (kind: Kind) => kitBenchDatabase('accounting', MIGRATIONS, kind);
 
 /** The real app (dev header auth, silent log) listening on 127.0.0.1 on a free port. */
 export async function startServer(database: Database) {
@@ -64,9 +25,7 @@ export async function startServer(database: Database) {
     authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),
     logLevel: 'silent',
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  return { app, ...(await listenOnFreePort(app)) };
 }
 
 export interface Ledger {

@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { BenchRun, fmt } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { benchDatabase, type Kind } from './lib.ts';
-import { round } from './measure.ts';
 import { POSTING_DEFAULTS, type PostingOptions, postingBench } from './posting.ts';
 import { TRIAL_BALANCE_DEFAULTS, type TrialBalanceOptions, trialBalanceBench } from './trial-balance.ts';
 
@@ -41,23 +38,8 @@ const trialBalance: TrialBalanceOptions = {
 };
 const only = env.BENCH_ONLY;
 
-const started = performance.now();
-const log = (m: string) => console.error(`[${round((performance.now() - started) / 1000, 1).toFixed(1)} s] ${m}`);
-
-const machine = {
-  cpus: cpus().length,
-  cpu_model: cpus()[0]?.model ?? 'unknown',
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  memory_gb: round(totalmem() / 2 ** 30, 1),
-  load_avg_1m_at_start: round(loadavg()[0]),
-  load_avg_1m_at_end: 0,
-};
-if (machine.load_avg_1m_at_start > machine.cpus) {
-  log(
-    `warning: load average ${machine.load_avg_1m_at_start} > ${machine.cpus} CPUs: other work is running, figures will be noisy`,
-  );
-}
+const run = new BenchRun('accounting');
+const { log, row, goal } = run;
 
 type Report = Record<string, unknown>;
 
@@ -77,14 +59,9 @@ async function runKind(kind: Kind): Promise<Report> {
   return out;
 }
 
-const results: Report = {
-  generated_at: new Date().toISOString(),
-  machine,
-  pglite: await runKind('pglite'),
-};
+const results: Report = { pglite: await runKind('pglite') };
 if (env.DATABASE_URL) results.postgres = await runKind('postgres');
 else log('DATABASE_URL is not set: PostgreSQL skipped');
-machine.load_avg_1m_at_end = round(loadavg()[0]);
 
 // ---- The table ----
 interface Phase {
@@ -119,24 +96,12 @@ interface TrialBalanceReport {
   goal_ratio_max: number;
 }
 
-const rows: string[][] = [];
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const missed: string[] = [];
-let database = '';
-const row = (measure: string, value: string, goal = '', result = '') => {
-  rows.push([database, measure, value, goal, result]);
-  database = '';
-};
-const goal = (name: string, ok: boolean) => {
-  if (!ok) missed.push(name);
-  return ok ? 'met' : 'MISSED';
-};
 const step = (x: Step) => `${fmt(x.wall_ms_p50, 2)} ms (${fmt(x.sql_ms_p50, 2)} in ${x.statements} SQL)`;
 
 for (const kind of ['pglite', 'postgres'] as const) {
   const r = results[kind] as { posting?: PostingReport; trial_balance?: TrialBalanceReport } | undefined;
   if (!r) continue;
-  database = kind;
+  run.section(kind);
   const p = r.posting;
   if (p) {
     row(`posted entries/s, HTTP create+post (${p.clients} clients)`, fmt(p.http.entries_per_second));
@@ -181,28 +146,4 @@ for (const kind of ['pglite', 'postgres'] as const) {
   }
 }
 
-const head = ['database', 'measure', 'value', 'goal', 'result'];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) =>
-  r
-    .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-    .join('  ')
-    .trimEnd();
-console.log(
-  `\nAccounting benchmark: ${machine.cpus} CPUs (${machine.cpu_model}), node ${machine.node}, load average ${machine.load_avg_1m_at_start} at start, ${machine.load_avg_1m_at_end} at end`,
-);
-console.log(line(head));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
-
-const dir = fileURLToPath(new URL('./results/', import.meta.url));
-mkdirSync(dir, { recursive: true });
-const file = `${dir}accounting.json`;
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(
-  `\nwritten ${file} (${round((performance.now() - started) / 1000, 0)} s in all; free memory ${round(freemem() / 2 ** 30, 1)} GB)`,
-);
-if (missed.length) {
-  console.log(`goals missed: ${missed.join(', ')}`);
-  if (env.BENCH_STRICT === '1') process.exitCode = 1;
-}
+run.finish(new URL('./results/', import.meta.url), results);

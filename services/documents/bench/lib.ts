@@ -1,56 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { type Database, type Db, KIT_MIGRATIONS, migrate, openDatabase, openPglite } from '@platform/kit';
+import type { Database, Db } from '@platform/kit';
+import { type BenchKind, benchDatabase as kitBenchDatabase, listenOnFreePort } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 
 /** Shared pieces of the documents benchmark: databases, the server, seeding. */
 
-export type Kind = 'pglite' | 'postgres';
+export type Kind = BenchKind;
 
-export interface BenchDatabase {
-  database: Database;
-  drop(): Promise<void>;
-}
-
-/**
- * A freshly migrated database: its own in-memory PGlite, or a fresh schema
- * documents_bench_<random> on DATABASE_URL (pool as in production: 10 connections).
- */
-export async function benchDatabase(kind: Kind): Promise<BenchDatabase> {
-  if (kind === 'pglite') {
-    const shared = await openPglite('memory://');
-    const database = await openDatabase({ schema: 'documents', pglite: shared });
-    await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-    return {
-      database,
-      async drop() {
-        await database.close();
-        await shared.pg.close();
-      },
-    };
-  }
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  const schema = `documents_bench_${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ schema, url });
-  await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-  return {
-    database,
-    async drop() {
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
-      await database.close();
-    },
-  };
-}
+/** A freshly migrated documents database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
+export const benchDatabase = (kind: Kind) => kitBenchDatabase('documents', MIGRATIONS, kind);
 
 /** The real app (silent log, no storage: lists never touch it) on 127.0.0.1, a free port. */
 export async function startServer(database: Database) {
   const app = await buildApp({ database, storage: undefined, logLevel: 'silent' });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  return listenOnFreePort(app);
 }
 
 export const REF_TYPES = ['project', 'vendor', 'invoice', 'lease'] as const;

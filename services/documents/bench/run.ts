@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { closedLoop, median, quantile, round } from '@platform/kit/testing';
+import {
+  BenchRun,
+  benchEnv,
+  closedLoop,
+  fmt,
+  GetLoadWorker,
+  type LoadResult,
+  median,
+  quantile,
+  round,
+} from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { listDocuments, listDocumentsQuery } from '../src/store/documents.ts';
-import { type LoadResult, LoadWorker } from './http-load.ts';
 import { benchDatabase, counts, DOCS_PER_REF, type Kind, seedDocuments, startServer, target } from './lib.ts';
 
 /**
@@ -27,9 +33,8 @@ import { benchDatabase, counts, DOCS_PER_REF, type Kind, seedDocuments, startSer
  * Knobs: BENCH_SIZES ("100000,1000000"), BENCH_CLIENTS (8), BENCH_REQUESTS (per side and size,
  * 900), BENCH_ROUNDS (3), BENCH_WARMUP_MS (1500), BENCH_STRICT=1 (exit 1 when a goal is missed).
  */
-const env = process.env;
-const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
-const SIZES = env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [100_000, 1_000_000];
+const { num } = benchEnv;
+const SIZES = benchEnv.list('BENCH_SIZES', [100_000, 1_000_000]);
 const CLIENTS = num('BENCH_CLIENTS', 8);
 const REQUESTS = num('BENCH_REQUESTS', 900);
 const ROUNDS = num('BENCH_ROUNDS', 3);
@@ -41,18 +46,8 @@ const INDEX = 'document_references_by_ref';
 const GOAL_RATIO = 0.5;
 const GOAL_GROWTH = 0.8;
 
-const started = performance.now();
-const log = (m: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${m}`);
-
-const machine = {
-  cpus: cpus().length,
-  cpu_model: cpus()[0]?.model ?? 'unknown',
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  memory_gb: round(totalmem() / 2 ** 30, 1),
-  load_avg_1m_at_start: round(loadavg()[0]),
-  load_avg_1m_at_end: 0,
-};
+const run = new BenchRun('documents');
+const { log, row, goal } = run;
 
 /** Rounds of one side taken together: all requests over all their time. */
 const phase = (rounds: LoadResult[]) => {
@@ -87,7 +82,7 @@ async function runKind(kind: Kind) {
     const db = bench.database.db;
     const version = await sql<{ v: string }>`SELECT current_setting('server_version') AS v`.execute(db);
     const server = await startServer(bench.database);
-    const worker = new LoadWorker();
+    const worker = new GetLoadWorker();
     const seed = randomBytes(4).toString('hex');
     const total = Math.max(...SIZES);
     const sizes: SizeReport[] = [];
@@ -177,32 +172,15 @@ async function runKind(kind: Kind) {
 }
 
 type KindReport = Awaited<ReturnType<typeof runKind>>;
-const results: Record<string, unknown> = {
-  generated_at: new Date().toISOString(),
-  machine,
-  pglite: await runKind('pglite'),
-};
-if (env.DATABASE_URL) results.postgres = await runKind('postgres');
+const results: Record<string, unknown> = { pglite: await runKind('pglite') };
+if (process.env.DATABASE_URL) results.postgres = await runKind('postgres');
 else log('DATABASE_URL is not set: PostgreSQL skipped');
-machine.load_avg_1m_at_end = round(loadavg()[0]);
 
 // ---- The table ----
-const rows: string[][] = [];
-const missed: string[] = [];
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-let database = '';
-const row = (measure: string, value: string, goal = '', result = '') => {
-  rows.push([database, measure, value, goal, result]);
-  database = '';
-};
-const goal = (name: string, ok: boolean) => {
-  if (!ok) missed.push(name);
-  return ok ? 'met' : 'MISSED';
-};
 for (const kind of ['pglite', 'postgres'] as const) {
   const r = results[kind] as KindReport | undefined;
   if (!r) continue;
-  database = kind;
+  run.section(kind);
   for (const s of r.sizes) {
     const at = `${s.documents.toLocaleString('en-US')} docs`;
     row(
@@ -238,33 +216,11 @@ for (const kind of ['pglite', 'postgres'] as const) {
   );
   row('growth: raw queries/s largest / smallest (for information)', fmt(r.growth_raw_large_to_small, 2));
 }
-const head = ['database', 'measure', 'value', 'goal', 'result'];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) =>
-  r
-    .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-    .join('  ')
-    .trimEnd();
-console.log(
-  `\nDocuments benchmark: ${machine.cpus} CPUs (${machine.cpu_model}), node ${machine.node}, load average ${machine.load_avg_1m_at_start} at start, ${machine.load_avg_1m_at_end} at end`,
-);
-console.log(line(head));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
+run.finish(new URL('./results/', import.meta.url), results);
 for (const kind of ['pglite', 'postgres'] as const) {
   const r = results[kind] as KindReport | undefined;
   if (!r) continue;
   const last = r.sizes[r.sizes.length - 1];
   console.log(`\nEXPLAIN ANALYZE on ${kind} at ${last.documents.toLocaleString('en-US')} documents:`);
   console.log(last.explain.plan.join('\n'));
-}
-
-const dir = fileURLToPath(new URL('./results/', import.meta.url));
-mkdirSync(dir, { recursive: true });
-const file = `${dir}documents.json`;
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nwritten ${file} (${round((performance.now() - started) / 1000, 0)} s in all)`);
-if (missed.length) {
-  console.log(`goals missed: ${missed.join(', ')}`);
-  if (env.BENCH_STRICT === '1') process.exitCode = 1;
 }

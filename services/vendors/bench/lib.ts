@@ -1,14 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import {
-  type Database,
-  type Db,
-  emptyDirectory,
-  KIT_MIGRATIONS,
-  migrate,
-  openDatabase,
-  openPglite,
-} from '@platform/kit';
+import { type Database, type Db, emptyDirectory } from '@platform/kit';
+import { type BenchKind, benchDatabase as kitBenchDatabase, listenOnFreePort } from '@platform/kit/testing';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -20,40 +11,10 @@ import { MIGRATIONS } from '../src/migrations.ts';
 
 /** Shared pieces of the vendors benchmark: databases, the server, seeding. */
 
-export type Kind = 'pglite' | 'postgres';
+export type Kind = BenchKind;
 
-export interface BenchDatabase {
-  database: Database;
-  drop(): Promise<void>;
-}
-
-/** A freshly migrated database: its own in-memory PGlite, or a fresh schema vendors_bench_<random> on DATABASE_URL. */
-export async function benchDatabase(kind: Kind): Promise<BenchDatabase> {
-  if (kind === 'pglite') {
-    const shared = await openPglite('memory://');
-    const database = await openDatabase({ schema: 'vendors', pglite: shared });
-    await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-    return {
-      database,
-      async drop() {
-        await database.close();
-        await shared.pg.close();
-      },
-    };
-  }
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  const schema = `vendors_bench_${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ schema, url });
-  await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
-  return {
-    database,
-    async drop() {
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
-      await database.close();
-    },
-  };
-}
+/** A freshly migrated vendors database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
+export const benchDatabase = (kind: Kind) => kitBenchDatabase('vendors', MIGRATIONS, kind);
 
 export const BENCH_AUD = 'vendors-bench-app';
 export const BENCH_EMAIL = 'reader@bench.test';
@@ -73,8 +34,7 @@ export async function startServer(database: Database, clock: () => Date) {
     clock,
     logLevel: 'silent',
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const server = await listenOnFreePort(app);
   const token = await new SignJWT({ email: BENCH_EMAIL })
     .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
     .setAudience(BENCH_AUD)
@@ -83,7 +43,7 @@ export async function startServer(database: Database, clock: () => Date) {
     .setExpirationTime('2h')
     .sign(privateKey);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     headers: { 'cf-access-jwt-assertion': token },
     close: () => app.close(),
   };

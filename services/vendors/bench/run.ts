@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { Db } from '@platform/kit';
-import { closedLoop, median, quantile, round } from '@platform/kit/testing';
+import {
+  BenchRun,
+  benchEnv,
+  closedLoop,
+  fmt,
+  GetLoadWorker,
+  type LoadResult,
+  median,
+  quantile,
+  round,
+} from '@platform/kit/testing';
 import { sql } from 'kysely';
 import type { Coverage } from '../src/domain/insurance.ts';
 import { type CurrentFilter, currentInsurancePage, currentInsuranceQuery } from '../src/store/insurance.ts';
-import { httpGetLoadInWorker, type LoadResult } from './http-load.ts';
 import { benchDatabase, type Kind, rebuildCurrent, seededCounts, seedFirms, startServer } from './lib.ts';
 
 /**
@@ -26,9 +32,8 @@ import { benchDatabase, type Kind, rebuildCurrent, seededCounts, seedFirms, star
  * (requests per measure, 1000), BENCH_WARMUP_MS (1000), BENCH_STRICT=1 (exit 1 when a goal is missed).
  */
 
-const env = process.env;
-const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
-const SIZES = env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [5_000, 50_000];
+const { num } = benchEnv;
+const SIZES = benchEnv.list('BENCH_SIZES', [5_000, 50_000]);
 const CLIENTS = num('BENCH_CLIENTS', 8);
 const COUNT = num('BENCH_COUNT', 1_000);
 const WARMUP_MS = num('BENCH_WARMUP_MS', 1_000);
@@ -42,17 +47,8 @@ const CASES: { name: string; query: string; filter: Omit<CurrentFilter, 'today'>
   { name: `coverage=${COVERAGE}`, query: `coverage=${COVERAGE}`, filter: { coverage: COVERAGE } },
 ];
 
-const started = performance.now();
-const log = (m: string) => console.error(`[${round((performance.now() - started) / 1000, 1).toFixed(1)} s] ${m}`);
-const machine = {
-  cpus: cpus().length,
-  cpu_model: cpus()[0]?.model ?? 'unknown',
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  memory_gb: round(totalmem() / 2 ** 30, 1),
-  load_avg_1m_at_start: round(loadavg()[0]),
-  load_avg_1m_at_end: 0,
-};
+const run = new BenchRun('vendors');
+const { log, goal } = run;
 
 const summary = (r: LoadResult) => ({
   requests: r.count,
@@ -87,6 +83,7 @@ async function runKind(kind: Kind) {
   const db = bench.database.db;
   const clock = () => new Date();
   const server = await startServer(bench.database, clock);
+  const worker = new GetLoadWorker();
   const seed = randomBytes(4).toString('hex');
   const out: Record<string, unknown> = {};
   if (kind === 'postgres') {
@@ -116,9 +113,9 @@ async function runKind(kind: Kind) {
       for (const c of CASES) {
         const filter = { ...c.filter, today: clock().toISOString().slice(0, 10) };
         const http = summary(
-          await httpGetLoadInWorker({
+          await worker.run({
             url: server.url,
-            path: `/v1/vendor-insurance${c.query ? `?${c.query}` : ''}`,
+            paths: [`/v1/vendor-insurance${c.query ? `?${c.query}` : ''}`],
             headers: server.headers,
             clients: CLIENTS,
             warmupMs: WARMUP_MS,
@@ -156,6 +153,7 @@ async function runKind(kind: Kind) {
       });
     }
   } finally {
+    await worker.close();
     await server.close();
     await bench.drop();
   }
@@ -182,32 +180,19 @@ async function runKind(kind: Kind) {
 }
 
 const results: Record<string, unknown> = {
-  generated_at: new Date().toISOString(),
-  machine,
   goals: { ratio_http_to_raw_min: GOAL_RATIO_MIN, growth_p50_latency_max: GOAL_GROWTH_MAX },
   pglite: await runKind('pglite'),
 };
-if (env.DATABASE_URL) results.postgres = await runKind('postgres');
+if (process.env.DATABASE_URL) results.postgres = await runKind('postgres');
 else log('DATABASE_URL is not set: PostgreSQL skipped');
-machine.load_avg_1m_at_end = round(loadavg()[0]);
 
 // ---- The table ----
 type KindReport = Awaited<ReturnType<typeof runKind>>;
-const rows: string[][] = [];
-const missed: string[] = [];
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const goal = (name: string, ok: boolean) => {
-  if (!ok) missed.push(name);
-  return ok ? 'met' : 'MISSED';
-};
 for (const kind of ['pglite', 'postgres'] as const) {
   const r = results[kind] as KindReport | undefined;
   if (!r) continue;
-  let database: string = kind;
-  const row = (measure: string, value: string, g = '', result = '') => {
-    rows.push([database, measure, value, g, result]);
-    database = '';
-  };
+  run.section(kind);
+  const { row } = run;
   for (const s of r.sizes as { firms: number; current_rows: number; cases: Record<string, unknown>[] }[]) {
     for (const c of s.cases as {
       case: string;
@@ -244,28 +229,4 @@ for (const kind of ['pglite', 'postgres'] as const) {
     row('  raw p50 latency; HTTP throughput', `${fmt(g.raw_p50_latency, 2)}; ${fmt(g.http_throughput, 2)}`);
   }
 }
-const head = ['database', 'measure', 'value', 'goal', 'result'];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) =>
-  r
-    .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-    .join('  ')
-    .trimEnd();
-console.log(
-  `\nVendors benchmark: ${machine.cpus} CPUs (${machine.cpu_model}), node ${machine.node}, ${CLIENTS} clients, load average ${machine.load_avg_1m_at_start} at start, ${machine.load_avg_1m_at_end} at end`,
-);
-console.log(line(head));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
-
-const dir = fileURLToPath(new URL('./results/', import.meta.url));
-mkdirSync(dir, { recursive: true });
-const file = `${dir}vendors.json`;
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(
-  `\nwritten ${file} (${round((performance.now() - started) / 1000, 0)} s in all; free memory ${round(freemem() / 2 ** 30, 1)} GB)`,
-);
-if (missed.length) {
-  console.log(`goals missed: ${missed.join(', ')}`);
-  if (env.BENCH_STRICT === '1') process.exitCode = 1;
-}
+run.finish(new URL('./results/', import.meta.url), results, `${CLIENTS} clients`);

@@ -1,4 +1,6 @@
+export * from './bench.ts';
 export * from './command-checks.ts';
 export * from './database.ts';
+export * from './http-get-load.ts';
 export * from './measure.ts';
 export * from './openapi.ts';
