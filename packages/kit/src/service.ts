@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { type AuthConfig, authenticatorFromConfig } from './auth/auth-config.ts';
 import { type Authenticator, noAuthenticator } from './auth/authenticate.ts';
 import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
+import { ConfigError } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { type Migration, migrate } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
@@ -71,6 +73,80 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
       await database.close();
     },
   };
+}
+
+/** What the embedded launcher shares between the services it starts in one process. */
+export interface SharedInfrastructure {
+  pglite?: Promise<SharedPglite>;
+  bus?: Bus;
+}
+
+/** The runtime options every service takes from the common settings (commonConfig()). */
+export const runtimeFromConfig = (
+  config: {
+    DATABASE_URL?: string;
+    PLATFORM_DATA_DIR: string;
+    BUS_URL?: string;
+    OUTBOX_POLL_MS: number;
+    DEV_PRINCIPALS_FILE?: string;
+  },
+  shared: SharedInfrastructure = {},
+) => ({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: join(config.PLATFORM_DATA_DIR, 'pglite'),
+  pglite: shared.pglite,
+  busUrl: config.BUS_URL,
+  bus: shared.bus,
+  outboxPollMs: config.OUTBOX_POLL_MS,
+  devPrincipalsFile: config.DEV_PRINCIPALS_FILE,
+});
+
+interface Listening {
+  listen(o: { port: number; host: string }): Promise<unknown>;
+  server: { address(): unknown };
+  close(): Promise<unknown>;
+}
+
+/** Listens on the configured port and returns the started service: app, runtime, URL and close (app, then runtime). */
+export async function serve<A extends Listening>(
+  app: A,
+  runtime: ServiceRuntime,
+  where: { port: number; host: string },
+  beforeClose?: () => void,
+) {
+  await app.listen(where);
+  return {
+    app,
+    runtime,
+    url: `http://${where.host}:${(app.server.address() as { port: number }).port}`,
+    async close() {
+      beforeClose?.();
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
+
+/**
+ * A service's process entry: start it, say where it listens, stop cleanly on SIGINT/SIGTERM. A
+ * configuration error (ConfigError, or what `isConfigError` also names) exits 2 with its message.
+ */
+export async function runMain(
+  name: string,
+  start: () => Promise<{ url: string; close(): Promise<void> }>,
+  o: { isConfigError?: (e: unknown) => boolean; note?: (started: { url: string }) => string } = {},
+) {
+  try {
+    const started = await start();
+    console.log(`${name} listening on ${started.url} (${o.note?.(started) ?? `docs ${started.url}/api-docs`})`);
+    onShutdown(started.close);
+  } catch (e) {
+    if (e instanceof ConfigError || o.isConfigError?.(e)) {
+      console.error((e as Error).message);
+      process.exit(2);
+    }
+    throw e;
+  }
 }
 
 /** Run `close` once on SIGINT or SIGTERM, then exit. Entry points call this; libraries never do. */

@@ -1,16 +1,9 @@
-import { ConfigError, onShutdown } from '@platform/kit';
+import { runMain } from '@platform/kit';
 import { ClientRegistrationError } from './clients/definition.ts';
 import { identityConfig } from './config.ts';
 import { startIdentity } from './start.ts';
 
-try {
-  const started = await startIdentity(identityConfig());
-  console.log(`identity listening on ${started.url} (issuer ${started.issuer}, docs ${started.url}/api-docs)`);
-  onShutdown(started.close);
-} catch (e) {
-  if (e instanceof ConfigError || e instanceof ClientRegistrationError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  throw e;
-}
+await runMain('identity', () => startIdentity(identityConfig()), {
+  isConfigError: (e) => e instanceof ClientRegistrationError,
+  note: (s) => `issuer ${(s as { issuer?: string }).issuer}, docs ${s.url}/api-docs`,
+});

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Bus, type SharedPglite, startRuntime } from '@platform/kit';
+import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import type { ClientMetadata, default as Provider } from 'oidc-provider';
 import { buildApp } from './app.ts';
 import { ClientRegistrationError } from './clients/definition.ts';
@@ -34,7 +34,7 @@ export const keysFile = (config: IdentityConfig) => join(config.PLATFORM_DATA_DI
  */
 export async function startIdentity(
   config: IdentityConfig = identityConfig(),
-  shared: { pglite?: Promise<SharedPglite>; bus?: Bus } = {},
+  shared: SharedInfrastructure = {},
   env: Record<string, string | undefined> = process.env,
 ) {
   const definitions = loadClientDefinitions(config.CLIENTS_DIR, config.CLIENTS_ENV, config.PLATFORM_AUDIENCE);
@@ -45,12 +45,7 @@ export async function startIdentity(
   const runtime = await startRuntime({
     service: 'identity',
     migrations: MIGRATIONS,
-    databaseUrl: config.DATABASE_URL,
-    dataDir: join(config.PLATFORM_DATA_DIR, 'pglite'),
-    pglite: shared.pglite,
-    busUrl: config.BUS_URL,
-    bus: shared.bus,
-    outboxPollMs: config.OUTBOX_POLL_MS,
+    ...runtimeFromConfig(config, shared),
   });
   const seeded = config.SEED_DEV_PRINCIPALS
     ? await seedDevPrincipals(runtime.database.db, config.DEV_PRINCIPALS_FILE)
@@ -72,18 +67,10 @@ export async function startIdentity(
     logLevel: config.LOG_LEVEL,
   });
   await checkRegistered(app.provider, clients);
-  await app.listen({ port: config.PORT_IDENTITY, host: config.HOST });
   const sweep = setInterval(() => void sweepExpired(runtime.database.db).catch(() => {}), 10 * 60_000);
   sweep.unref();
-  return {
-    app,
-    runtime,
-    url: `http://${config.HOST}:${(app.server.address() as { port: number }).port}`,
-    issuer: config.AUTH_ISSUER,
-    async close() {
-      clearInterval(sweep);
-      await app.close();
-      await runtime.close();
-    },
-  };
+  const started = await serve(app, runtime, { port: config.PORT_IDENTITY, host: config.HOST }, () =>
+    clearInterval(sweep),
+  );
+  return { ...started, issuer: config.AUTH_ISSUER };
 }

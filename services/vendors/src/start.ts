@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { type Bus, type SharedPglite, startRuntime } from '@platform/kit';
+import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { callerPolicy, type VendorsAuthOptions, vendorsAuthenticator } from './auth.ts';
 import { type VendorsConfig, vendorsConfig } from './config.ts';
@@ -8,19 +7,14 @@ import { MIGRATIONS } from './migrations.ts';
 /** Starts vendors: its authenticator (a bad configuration stops here), database and migrations, outbox publisher, HTTP. */
 export async function startVendors(
   config: VendorsConfig = vendorsConfig(),
-  shared: { pglite?: Promise<SharedPglite>; bus?: Bus } = {},
+  shared: SharedInfrastructure = {},
   auth: VendorsAuthOptions = {},
 ) {
   const runtime = await startRuntime({
     service: 'vendors',
     migrations: MIGRATIONS,
-    databaseUrl: config.DATABASE_URL,
-    dataDir: join(config.PLATFORM_DATA_DIR, 'pglite'),
-    pglite: shared.pglite,
-    busUrl: config.BUS_URL,
-    bus: shared.bus,
+    ...runtimeFromConfig(config, shared),
     authenticator: vendorsAuthenticator(config, auth),
-    outboxPollMs: config.OUTBOX_POLL_MS,
   });
   const app = await buildApp({
     database: runtime.database,
@@ -28,14 +22,5 @@ export async function startVendors(
     callers: callerPolicy(config),
     logLevel: config.LOG_LEVEL,
   });
-  await app.listen({ port: config.PORT_VENDORS, host: config.HOST });
-  return {
-    app,
-    runtime,
-    url: `http://${config.HOST}:${(app.server.address() as { port: number }).port}`,
-    async close() {
-      await app.close();
-      await runtime.close();
-    },
-  };
+  return { ...(await serve(app, runtime, { port: config.PORT_VENDORS, host: config.HOST })) };
 }
