@@ -53,7 +53,7 @@ beforeAll(async () => {
 interface SignOptions {
   typ?: string;
   iss?: string;
-  aud?: string;
+  aud?: string | string[];
   /** Seconds since the epoch. */
   exp?: number;
   key?: CryptoKey;
@@ -287,6 +287,13 @@ describe('access-gateway tokens', () => {
       'cf-access-jwt-assertion': await gatewayToken({ sub: 'cf-user-1', email: CONTROLLER }, 'other-app'),
     });
     expect(other).toEqual({ status: 401, message: 'token audience is not this application' });
+    const twoApps = await outcome(both, {
+      'cf-access-jwt-assertion': await sign(
+        { sub: 'cf-user-3', email: 'visitor@firm.test' },
+        { aud: [GATEWAY_AUD, 'portal-app'], typ: 'JWT' },
+      ),
+    });
+    expect(twoApps).toEqual({ status: 401, message: 'token names more than one application of this service' });
   });
 
   it('VEN-045 CON-179 a gateway token for another application audience is 401', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type App, chain, type Database, DevPrincipals, devFid, devHeaderAuthenticator } from '@platform/kit';
-import { testDatabase } from '@platform/kit/testing';
+import { injectJson, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
@@ -40,24 +40,7 @@ export async function harness(opts: { now?: string } = {}) {
     body?: unknown,
     key: string | null = method === 'GET' ? null : randomUUID(),
   ) => {
-    const headers: Record<string, string> = {};
-    if (as) headers['x-dev-principal'] = as;
-    if (key) headers['idempotency-key'] = key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await app.inject({
-      method,
-      url,
-      headers,
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = res.body ? res.json() : undefined;
-    return {
-      status: res.statusCode,
-      body: json,
-      data: json?.payload?.data,
-      errors: json?.payload?.errors,
-      headers: res.headers,
-    };
+    return injectJson(app as App, method, url, { headers: as ? { 'x-dev-principal': as } : {}, body, key });
   };
 
   const h = {

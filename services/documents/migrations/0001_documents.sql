@@ -18,8 +18,10 @@ CREATE TABLE documents (
   updated_at timestamptz NOT NULL,
   updated_by text NOT NULL
 );
--- One blob belongs to at most one document: the guard behind registration's 409.
-CREATE UNIQUE INDEX documents_one_per_blob ON documents (storage_account, container, blob_name);
+-- One blob belongs to at most one document: the guard behind registration's 409. A blob_name
+-- carries the uuid the service minted for one upload, so it names one blob wherever it is sent:
+-- the same name in another container or account is refused too.
+CREATE UNIQUE INDEX documents_one_per_blob ON documents (blob_name);
 -- Lists are newest first.
 CREATE INDEX documents_newest ON documents (created_at DESC, id DESC);
 

@@ -10,7 +10,7 @@ import {
   type StorageCatalog,
   startAzurite,
 } from '@platform/kit';
-import { testDatabase } from '@platform/kit/testing';
+import { injectJson, type Reply, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
@@ -45,15 +45,7 @@ export function testCatalog(blobEndpoint: string): StorageCatalog {
   };
 }
 
-export interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are read loosely.
-  body: any;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are read loosely.
-  data: any;
-  errors: { code: string; field?: string; message: string }[];
-  headers: Record<string, unknown>;
-}
+export type { Reply };
 
 type Method = 'GET' | 'POST' | 'PUT';
 
@@ -66,23 +58,7 @@ export async function send(
   key: string | null = method === 'POST' && url !== '/v1/documents/sas' ? randomUUID() : null,
   headers: Record<string, string> = {},
 ): Promise<Reply> {
-  const h: Record<string, string> = { ...headers };
-  if (key) h['idempotency-key'] = key;
-  if (body !== undefined) h['content-type'] = 'application/json';
-  const res = await app.inject({
-    method,
-    url,
-    headers: h,
-    payload: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = res.body ? res.json() : undefined;
-  return {
-    status: res.statusCode,
-    body: json,
-    data: json?.payload?.data,
-    errors: json?.payload?.errors,
-    headers: res.headers,
-  };
+  return injectJson(app, method, url, { headers, body, key });
 }
 
 export interface Uploaded {
@@ -204,12 +180,17 @@ export async function harness() {
       const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
       return r.rows[0].n;
     },
-    /** A fingerprint of everything documents writes. */
-    async state() {
-      const out: Record<string, unknown> = {};
+    /** How many rows each table documents writes holds. */
+    async counts() {
+      const out: Record<string, number> = {};
       for (const t of ['documents', 'document_references', 'document_metadata', 'outbox', 'idempotency_keys']) {
         out[t] = await h.count(t);
       }
+      return out;
+    },
+    /** A fingerprint of everything documents writes. */
+    async state() {
+      const out: Record<string, unknown> = await h.counts();
       const docs = await sql`SELECT id, filename, visibility, storage_account, container, blob_name, content_type,
         content_hash, byte_size, updated_at, updated_by FROM documents ORDER BY id`.execute(database.db);
       const refs = await sql`SELECT * FROM document_references ORDER BY document_id, position`.execute(database.db);

@@ -107,6 +107,20 @@ describe('GET /v1/documents', () => {
     }
   });
 
+  it('DOC-069 DOC-072 DOC-075 a repeated, bracketed or unknown filter is 422, never a list filtered otherwise', async () => {
+    for (const query of [
+      'ref_type=a&ref_type=b',
+      'is_external=true&is_external=false',
+      'is_external[]=true',
+      'ref_types=a',
+      'pagination[page]=1&pagination[page]=2',
+    ]) {
+      const r = await list(query);
+      expect(r.status, query).toBe(422);
+      expect(r.errors[0].code).toBe('validation_failed');
+    }
+  });
+
   it('DOC-076 all set filters must match one single reference', async () => {
     const [X, Y] = [fresh(), fresh()];
     const d = await doc([ref(X, '1'), ref(Y, '2')]);

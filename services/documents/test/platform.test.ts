@@ -208,6 +208,62 @@ describe('configuration and start-up', () => {
     expect(() => documentsConfig({ DOCUMENTS_MAX_UPLOAD_BYTES: '0' })).toThrow(/DOCUMENTS_MAX_UPLOAD_BYTES/);
   });
 
+  it('DOC-092 a bad storage catalog stops start-up without ever echoing an account key', () => {
+    const key = 'S3cr3tAccountKey+base64/AAAAAAAAAAAAAAAAAAAAA==';
+    const account = {
+      name: 'main',
+      visibility: 'private',
+      containers: ['documents'],
+      sas_ttl_seconds: 600,
+      endpoint: 'https://example.blob.core.windows.net',
+      account_name: 'example',
+      key,
+    };
+    const texts = [
+      JSON.stringify([account]),
+      JSON.stringify({ accounts: { 0: account } }),
+      JSON.stringify({ accounts: [account], extra: { key } }),
+      JSON.stringify({ accounts: [{ ...account, visibility: key }] }),
+      JSON.stringify({ accounts: [{ ...account, endpoint: `not a url ${key}` }] }),
+      JSON.stringify({ accounts: [{ ...account, key: 42 }] }),
+      JSON.stringify({ accounts: [{ ...account, colour: key }] }),
+      `{"accounts":[{"name":"main","key":"${key}" oops}]}`,
+      `{"accounts":[{"name":"main","key": ${key}}]}`,
+    ];
+    for (const text of texts) {
+      let message = '';
+      try {
+        documentsConfig({ DOCUMENTS_STORAGE_CATALOG: text });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        message = (e as Error).message;
+      }
+      expect(message, text).toContain('DOCUMENTS_STORAGE_CATALOG');
+      expect(message, text).not.toContain(key);
+      expect(message, text).not.toContain(key.slice(0, 12));
+    }
+  });
+
+  it('DOC-003 DOC-048 DOC-049 DOC-075 the OpenAPI document shows the limits and the enums', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const schema = doc.paths['/v1/documents'].post.requestBody.content['application/json'].schema.properties.data;
+    expect(schema.properties.filename.maxLength).toBe(255);
+    expect(schema.properties.references.maxItems).toBe(100);
+    expect(schema.properties.metadata.maxItems).toBe(100);
+    expect(schema.properties.references.items.properties.ref_id.pattern).toBeDefined();
+    expect(schema.properties.content_hash.pattern).toBe('^[0-9a-f]{64}$');
+    expect(schema.additionalProperties).toBe(false);
+    const list = doc.paths['/v1/documents'].get.parameters as { name: string; schema: Record<string, unknown> }[];
+    const isExternal = list.find((p) => p.name === 'is_external')?.schema;
+    expect(JSON.stringify(isExternal)).toContain('"true"');
+    expect(JSON.stringify(isExternal)).toContain('"false"');
+    expect(list.find((p) => p.name === 'pagination[pageSize]')?.schema.maximum).toBe(100);
+    const sas = doc.paths['/v1/documents/sas'].post;
+    expect(sas.requestBody.content['application/json'].schema.properties.ttl_seconds.description).toContain('24 hours');
+    for (const status of ['409', '413', '422', '503'])
+      expect(doc.paths['/v1/documents'].post.responses[status]).toBeDefined();
+  });
+
   it('startDocuments listens on a real port with the configured catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'documents-start-'));
     const pglite = openPglite('memory://');

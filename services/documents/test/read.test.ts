@@ -1,7 +1,12 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BlobStorage, freePort, type StorageCatalog } from '@platform/kit';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AZURITE_ACCOUNT_KEY, BlobStorage, freePort, type StorageCatalog } from '@platform/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -58,6 +63,7 @@ describe('GET /v1/documents/{id}', () => {
       const first = await h.call('GET', `/v1/documents/${doc.id}`);
       expect(first.data.sas_expires_at).toBe(plus(t1, LOCAL_TTL));
       expect(new URL(first.data.sas_url).searchParams.get('sp')).toBe('r');
+      expect(new URL(first.data.sas_url).searchParams.get('sr')).toBe('b');
       const archived = await h.call('GET', `/v1/documents/${pub.id}`);
       expect(archived.data.sas_expires_at).toBe(plus(t1, ARCHIVE_TTL));
       const t2 = h.pin(5);
@@ -100,6 +106,95 @@ describe('GET /v1/documents/{id}', () => {
     );
     expect(columns.rows).toEqual([]);
   });
+
+  it('DOC-065 DOC-026 neither SAS URL nor the account key ever reaches the service log, even at trace level', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'documents-log-'));
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const { DATABASE_URL: _d, BUS_URL: _b, ...env } = process.env;
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/documents/src/main.ts')], {
+      env: {
+        ...env,
+        PORT_DOCUMENTS: '0',
+        PLATFORM_DATA_DIR: dir,
+        LOG_LEVEL: 'trace',
+        DOCUMENTS_MAX_UPLOAD_BYTES: String(MAX_UPLOAD),
+        DOCUMENTS_STORAGE_CATALOG: JSON.stringify(testCatalog(h.azurite.blobEndpoint)),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (c: Buffer) => {
+      log += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      log += c.toString();
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`documents did not start:\n${log}`)), 45_000);
+        const look = () => {
+          const m = /documents listening on (http:\/\/\S+)/.exec(log);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        };
+        child.stdout.on('data', look);
+        child.once('exit', () => reject(new Error(`documents exited:\n${log}`)));
+      });
+      const post = (path: string, body: unknown, key?: string) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+          body: JSON.stringify(body),
+        }).then(async (r) => ({
+          status: r.status,
+          json: (await r.json()) as { payload: { data: Record<string, string> } },
+        }));
+      const minted = await post('/v1/documents/sas', {
+        filename: 'logged.pdf',
+        visibility: 'private',
+        storage_account: 'local',
+      });
+      expect(minted.status).toBe(200);
+      const sas = minted.json.payload.data;
+      expect((await putBlob(sas.sas_url, 'bytes')).status).toBe(201);
+      const renewed = await post('/v1/documents/sas', {
+        filename: 'logged.pdf',
+        visibility: 'private',
+        storage_account: 'local',
+        blob_name: sas.blob_name,
+      });
+      const { sas_url: _u, sas_expires_at: _e, ...location } = sas;
+      const reg = await post(
+        '/v1/documents',
+        { data: { ...location, content_type: 'application/pdf', references: [], metadata: [] } },
+        randomUUID(),
+      );
+      expect(reg.status).toBe(201);
+      const read = await fetch(`${url}/v1/documents/${reg.json.payload.data.id}`);
+      const readSas = ((await read.json()) as { payload: { data: { sas_url: string } } }).payload.data.sas_url;
+      // Refusals too: a renewal of the registered blob (409), an unknown blob (422).
+      expect((await post('/v1/documents/sas', { ...location, blob_name: sas.blob_name })).status).toBe(409);
+      await post('/v1/documents', { data: { ...location, blob_name: `x_${sas.blob_name}` } }, randomUUID());
+      child.kill('SIGTERM');
+      await exited;
+      // The log was on: it records the requests.
+      expect(log).toContain('/v1/documents/sas');
+      for (const signed of [sas.sas_url, renewed.json.payload.data.sas_url, readSas]) {
+        const sig = new URL(signed).searchParams.get('sig') as string;
+        expect(log).not.toContain(sig);
+        expect(log).not.toContain(encodeURIComponent(sig));
+      }
+      expect(log).not.toContain('sig=');
+      expect(log).not.toContain(AZURITE_ACCOUNT_KEY);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('DOC-066 a document id that does not exist is 404', async () => {
     const r = await h.call('GET', `/v1/documents/${randomUUID()}`);

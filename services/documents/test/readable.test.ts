@@ -90,6 +90,15 @@ describe('GET /v1/documents/readable', () => {
     expect(ids(await readable(`project_ids=${p1}, ,${p1}`))).toEqual([a.id]);
   });
 
+  it('DOC-083 project ids that are UUIDs match in any case; repeated project_ids is 422', async () => {
+    const id = randomUUID();
+    const a = await file([id.toUpperCase()]);
+    expect(ids(await readable(`project_ids=${id}`))).toEqual([a.id]);
+    expect(ids(await readable(`project_ids=${id.toUpperCase()}`))).toEqual([a.id]);
+    expect(await count(`project_ids=${id.toUpperCase()}`)).toBe(1);
+    expect((await readable(`project_ids=${id}&project_ids=${id}`)).status).toBe(422);
+  });
+
   it('DOC-084 unfiled files are those owned by owner', async () => {
     const [ann, bob] = [`ann-${uid()}`, `bob-${uid()}`];
     const mine = await file([], { owner: ann });

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { BlockBlobClient } from '@azure/storage-blob';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness, MAX_UPLOAD, MINTED, UUID } from './harness.ts';
+import { type Harness, harness, MAX_UPLOAD, MINTED, putBlob, UUID } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -155,6 +155,13 @@ describe('registration refusals write nothing', () => {
     const unsafe = [
       '../etc/passwd.pdf',
       'a/b.pdf',
+      '\u200b.pdf',
+      'zero\u200bwidth.pdf',
+      'line\u2028sep.pdf',
+      'para\u2029sep.pdf',
+      'soft\u00adhyphen.pdf',
+      'bom\ufeffinside.pdf',
+      'next\u0085line.pdf',
       'a\\b.pdf',
       '.hidden.pdf',
       'x..pdf',
@@ -165,7 +172,6 @@ describe('registration refusals write nothing', () => {
       'what?.pdf',
       ' lead.pdf',
       'trail.pdf ',
-      `${'a'.repeat(252)}.pdf`,
     ];
     for (const filename of unsafe) {
       const r = await h.register(h.registration(u, { filename }));
@@ -174,8 +180,21 @@ describe('registration refusals write nothing', () => {
       const s = await h.sas({ filename, visibility: 'private', storage_account: 'local' });
       expect(s.status, filename).toBe(422);
     }
+    // Over 255 characters: the schema's limit (shown in the OpenAPI document).
+    for (const filename of [`${'a'.repeat(252)}.pdf`, `${'😀'.repeat(252)}.pdf`]) {
+      const r = await h.register(h.registration(u, { filename }));
+      expect(r.status).toBe(422);
+      expect(r.errors[0]).toMatchObject({ code: 'validation_failed', field: 'body/data/filename' });
+    }
     expect(await h.state()).toEqual(before);
-    for (const filename of ['Q3 report (final).pdf', 'plan.v2.dwg', 'Évaluation.docx', `${'a'.repeat(251)}.pdf`]) {
+    for (const filename of [
+      'Q3 report (final).pdf',
+      'plan.v2.dwg',
+      'Évaluation.docx',
+      `${'a'.repeat(251)}.pdf`,
+      `${'😀'.repeat(251)}.pdf`,
+      'family 👨\u200d👩\u200d👧.jpg',
+    ]) {
       expect((await h.sas({ filename, visibility: 'private', storage_account: 'local' })).status, filename).toBe(200);
     }
   });
@@ -273,12 +292,87 @@ describe('registration refusals write nothing', () => {
     expect(await h.state()).toEqual(before);
   });
 
-  it('DOC-009 two concurrent registrations of one blob: one document, one 409', async () => {
+  it('DOC-009 concurrent registrations of one blob: one 201, the others 409, and only the winner is written', async () => {
     const u = await h.upload('race');
-    const before = await h.count('documents');
-    const results = await Promise.all([h.register(h.registration(u)), h.register(h.registration(u))]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(await h.count('documents')).toBe(before + 1);
+    const before = await h.counts();
+    const created = (await h.events('documents.created')).length;
+    const bodies = [0, 1, 2, 3].map((i) =>
+      h.registration(u, {
+        filename: `race-${i}.pdf`,
+        references: [{ ref_type: 'race', ref_id: String(i), ref_category: 'c', is_external: false }],
+        metadata: [{ meta_name: 'attempt', meta_value: String(i) }],
+      }),
+    );
+    const results = await Promise.all(bodies.map((b) => h.register(b)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.errors[0].code).toBe('blob_already_registered');
+    const winner = results.find((r) => r.status === 201)?.data;
+    const after = await h.counts();
+    expect(after.documents).toBe(before.documents + 1);
+    expect(after.document_references).toBe(before.document_references + 1);
+    expect(after.document_metadata).toBe(before.document_metadata + 1);
+    expect(after.outbox).toBe(before.outbox + 1);
+    expect(after.idempotency_keys).toBe(before.idempotency_keys + 1);
+    const events = await h.events('documents.created');
+    expect(events).toHaveLength(created + 1);
+    expect(events.at(-1)?.payload.data).toMatchObject({ id: winner.id, references: winner.references });
+    const stored = (await h.call('GET', `/v1/documents/${winner.id}`)).data;
+    expect(stored.metadata).toEqual(winner.metadata);
+  });
+
+  it('DOC-009 DOC-046 a blob_name registered in one container is refused in another (409), and nothing is written', async () => {
+    const first = await h.sas({
+      filename: 'twin.pdf',
+      visibility: 'private',
+      storage_account: 'local-multi',
+      container: 'documents',
+    });
+    // Signed again for the other container while nothing records it yet: two blobs, one minted name.
+    const second = await h.sas({
+      filename: 'twin.pdf',
+      visibility: 'private',
+      storage_account: 'local-multi',
+      container: 'evidence',
+      blob_name: first.data.blob_name,
+    });
+    expect(second.status).toBe(200);
+    expect((await putBlob(first.data.sas_url, 'one')).status).toBe(201);
+    expect((await putBlob(second.data.sas_url, 'two')).status).toBe(201);
+    expect((await h.register(h.registration(first.data))).status).toBe(201);
+    const before = await h.state();
+    const again = await h.register(h.registration(second.data));
+    expect(again.status).toBe(409);
+    expect(again.errors[0].code).toBe('blob_already_registered');
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('DOC-038 DOC-093 a registration that fails writing its event leaves nothing half-done; the same key then succeeds', async () => {
+    const u = await h.upload('crash');
+    const data = h.registration(u, {
+      references: [{ ref_type: 'project', ref_id: 'P-crash', ref_category: 'evidence', is_external: false }],
+      metadata: [{ meta_name: 'owner', meta_value: 'ann' }],
+    });
+    const key = randomUUID();
+    await sql`CREATE FUNCTION crash_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'crash after the change'; END $$`.execute(h.db);
+    const before = await h.state();
+    await sql`CREATE TRIGGER crash_outbox BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION crash_outbox()`.execute(
+      h.db,
+    );
+    try {
+      const r = await h.register(data, key);
+      expect(r.status).toBe(500);
+      expect(r.errors[0].code).toBe('internal_error');
+    } finally {
+      await sql`DROP TRIGGER crash_outbox ON outbox`.execute(h.db);
+      await sql`DROP FUNCTION crash_outbox()`.execute(h.db);
+    }
+    // No document, reference, metadata, event or key: the blob is still free.
+    expect(await h.state()).toEqual(before);
+    const retried = await h.register(data, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.data.references).toEqual(data.references);
   });
 
   it('DOC-039 registration without an Idempotency-Key is 400 and nothing is written', async () => {
@@ -355,6 +449,74 @@ describe('registration refusals write nothing', () => {
     );
     expect(upper.status).toBe(422);
     expect(await h.count('documents')).toBe(documents + 1);
+  });
+
+  it('DOC-048 DOC-049 names with leading or trailing blanks or control characters are 422: no near-duplicates ("P-1" and "P-1 ")', async () => {
+    const u = await h.upload('x');
+    const before = await h.state();
+    const ref = { ref_type: 'project', ref_id: 'P-1', ref_category: 'evidence', is_external: false };
+    for (const bad of ['P-1 ', ' P-1', 'P-1\t', 'P-\u001b1', 'P-1\n', 'P\u20281']) {
+      for (const field of ['ref_type', 'ref_id', 'ref_category']) {
+        const r = await h.register(h.registration(u, { references: [ref, { ...ref, [field]: bad }] }));
+        expect(r.status, `${field} ${JSON.stringify(bad)}`).toBe(422);
+        expect(r.errors[0]).toMatchObject({ code: 'validation_failed', field: `body/data/references/1/${field}` });
+      }
+      const m = await h.register(
+        h.registration(u, {
+          metadata: [
+            { meta_name: 'P-1', meta_value: 'a' },
+            { meta_name: bad, meta_value: 'b' },
+          ],
+        }),
+      );
+      expect(m.status, JSON.stringify(bad)).toBe(422);
+      expect(m.errors[0]).toMatchObject({ code: 'validation_failed', field: 'body/data/metadata/1/meta_name' });
+    }
+    // The same filters on the list are refused too.
+    expect((await h.call('GET', '/v1/documents?ref_id=P-1%20')).status).toBe(422);
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('DOC-048 DOC-049 at most 100 references and 100 metadata items: more is 422 and nothing is written', async () => {
+    const u = await h.upload('x');
+    const refs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ref_type: 'bulk',
+        ref_id: String(i),
+        ref_category: 'c',
+        is_external: false,
+      }));
+    const meta = (n: number) => Array.from({ length: n }, (_, i) => ({ meta_name: `m${i}`, meta_value: 'v' }));
+    const before = await h.state();
+    for (const extra of [{ references: refs(101) }, { metadata: meta(101) }, { metadata: meta(5000) }]) {
+      const r = await h.register(h.registration(u, extra));
+      expect(r.status).toBe(422);
+      expect(r.errors[0].code).toBe('validation_failed');
+    }
+    expect(await h.state()).toEqual(before);
+    const ok = await h.register(h.registration(u, { references: refs(100), metadata: meta(100) }));
+    expect(ok.status).toBe(201);
+    expect(ok.data.references).toHaveLength(100);
+    expect(ok.data.metadata).toHaveLength(100);
+  });
+
+  it('DOC-040 a content_type with a line break, a control character or non-ASCII parameters is 422 and nothing is written', async () => {
+    const u = await h.upload('x');
+    const before = await h.state();
+    for (const content_type of [
+      'text/plain\n; charset=utf-8',
+      'text/plain; charset=utf-8\r\nX-Injected: 1',
+      'text/plain; a=\u0001',
+      'text/plain; name=\u00e9',
+      'text plain',
+    ]) {
+      const r = await h.register(h.registration(u, { content_type }));
+      expect(r.status, JSON.stringify(content_type)).toBe(422);
+      expect(r.errors[0]).toMatchObject({ code: 'validation_failed', field: 'body/data/content_type' });
+    }
+    expect(await h.state()).toEqual(before);
+    const ok = await h.register(h.registration(u, { content_type: 'text/plain; charset="utf-8"' }));
+    expect(ok.status).toBe(201);
   });
 
   it('DOC-049 duplicate metadata in one body is 422', async () => {

@@ -63,6 +63,22 @@ describe('POST /v1/documents/sas', () => {
     // Write-only ('cw'): the same URL does not download.
     const get = await fetch(r.data.sas_url);
     expect(get.status).toBe(403);
+    // Signed for that one blob (sr=b), create and write only (sp=cw), with an expiry.
+    const url = new URL(r.data.sas_url);
+    expect(url.searchParams.get('sp')).toBe('cw');
+    expect(url.searchParams.get('sr')).toBe('b');
+    expect(url.searchParams.get('se')).not.toBeNull();
+    // Its signature does not open any other blob, nor the container.
+    const other = new URL(r.data.sas_url);
+    other.pathname = other.pathname.replace(r.data.blob_name, `other_${r.data.blob_name}`);
+    expect((await putBlob(other.toString(), 'x')).status).toBe(403);
+    const listing = new URL(r.data.sas_url);
+    listing.pathname = listing.pathname.replace(`/${r.data.blob_name}`, '');
+    listing.searchParams.set('restype', 'container');
+    listing.searchParams.set('comp', 'list');
+    expect((await fetch(listing)).status).toBe(403);
+    // Nor can it delete the blob it wrote.
+    expect((await fetch(r.data.sas_url, { method: 'DELETE' })).status).toBe(403);
   });
 
   it('DOC-027 DOC-008 without blob_name the service chooses a fresh {stem}_{uuidv7}.{ext}', async () => {
@@ -167,6 +183,16 @@ describe('POST /v1/documents/sas', () => {
       'report_5f0c2a4e-8d3b-4c7e-9a51-2b6f1d3e4a5c.pdf', // a version-4 uuid: not minted here
       'x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60',
       '../x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      // Path tricks pointing at another container or account: never a blob name.
+      'evidence/x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      '/documents/x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      'x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf/../../other/y.pdf',
+      '..\\evidence\\x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      '%2e%2e%2fx_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      'https://attacker.example/devstoreaccount1/documents/x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf',
+      'x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.pdf?comp=list',
+      'x_0190f3a2-7b1c-7d4e-8f5a-1b2c3d4e5f60.PDF',
+      'x_0190F3A2-7B1C-7D4E-8F5A-1B2C3D4E5F60.pdf',
     ]) {
       const r = await h.sas(body({ blob_name }));
       expect(r.status, blob_name).toBe(422);
@@ -179,6 +205,19 @@ describe('POST /v1/documents/sas', () => {
     const r = await h.sas(body({ blob_name: doc.blob_name }));
     expect(r.status).toBe(409);
     expect(r.errors[0].code).toBe('blob_already_registered');
+  });
+
+  it('DOC-036 a blob_name registered in another container or account is not signed again anywhere: 409', async () => {
+    const doc = await h.document({}, { storage_account: 'local-multi', container: 'documents' });
+    for (const [storage_account, container] of [
+      ['local-multi', 'evidence'],
+      ['local-multi', 'documents'],
+      ['local', undefined],
+    ]) {
+      const r = await h.sas(body({ storage_account, ...(container ? { container } : {}), blob_name: doc.blob_name }));
+      expect(r.status, `${storage_account}/${container}`).toBe(409);
+      expect(r.errors[0].code).toBe('blob_already_registered');
+    }
   });
 
   it('DOC-037 documents signs a renewal of a service-minted, unregistered blob_name for any caller', async () => {

@@ -12,12 +12,26 @@ CREATE TABLE firms (
     'carpentry', 'painting', 'landscaping', 'cleaning', 'security', 'elevators', 'fire_protection', 'environmental',
     'surveying', 'legal', 'property_management', 'other')),
   status text NOT NULL CHECK (status IN ('active', 'inactive')),
+  -- The name ignoring case, as the service computes it (domain/firms.ts nameKey: NFC, then full
+  -- Unicode case folding), so that uniqueness never depends on the database's locale.
+  name_key text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   created_by text NOT NULL DEFAULT 'system',
   updated_at timestamptz NOT NULL DEFAULT now()
 );
--- A name is unique ignoring case (VEN-006); the list is ordered by it too.
-CREATE UNIQUE INDEX firms_name_key ON firms (lower(name));
+-- A name is unique ignoring case (VEN-006); the list is ordered by it too, and q matches it.
+CREATE UNIQUE INDEX firms_name_key ON firms (name_key);
+
+-- Rows written straight to the table (a bulk load) without a key get the database's nearest
+-- equivalent; the service always sets it.
+CREATE FUNCTION firm_name_key() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.name_key IS NULL THEN
+    NEW.name_key := lower(normalize(NEW.name, NFC));
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER firms_name_key BEFORE INSERT ON firms FOR EACH ROW EXECUTE FUNCTION firm_name_key();
 
 CREATE TABLE contacts (
   id uuid PRIMARY KEY,

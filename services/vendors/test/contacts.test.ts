@@ -75,7 +75,39 @@ describe('contacts', () => {
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
-    expect([...(await peopleOf(a.id)), ...(await peopleOf(b.id))]).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.errors?.[0].code).toBe('contact_exists');
+    const people = [...(await peopleOf(a.id)), ...(await peopleOf(b.id))];
+    expect(people).toHaveLength(1);
+    // Nothing else written: one event for the one contact.
+    const added = (await h.events('vendor.contact_added')).filter(
+      (e) => e.payload.data.vendor_id === a.id || e.payload.data.vendor_id === b.id,
+    );
+    expect(added.map((e) => e.payload.data.contact_id)).toEqual([people[0].id]);
+  });
+
+  it('VEN-024 VEN-025 VEN-060 concurrent active toggles: every one 200, the flag changes once, one event', async () => {
+    const firm = await h.firm();
+    const c = await h.contact(firm.id);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        h.call('POST', `/v1/vendors/${firm.id}/contacts/${c.id}/active`, EDITOR, { data: { active: false } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(results.every((r) => r.data.active === false)).toBe(true);
+    const events = (await h.events('vendor.contact_access_changed')).filter((e) => e.payload.data.contact_id === c.id);
+    expect(events.map((e) => e.payload.data.active)).toEqual([false]);
+    expect((await peopleOf(firm.id))[0].active).toBe(false);
+    const mixed = await Promise.all(
+      [true, false, true, false, true].map((active) =>
+        h.call('POST', `/v1/vendors/${firm.id}/contacts/${c.id}/active`, EDITOR, { data: { active } }),
+      ),
+    );
+    expect(mixed.every((r) => r.status === 200)).toBe(true);
+    const all = (await h.events('vendor.contact_access_changed')).filter((e) => e.payload.data.contact_id === c.id);
+    // Every event is a real change: the flags alternate, and the last one is what reads.
+    for (let i = 1; i < all.length; i++) expect(all[i].payload.data.active).toBe(!all[i - 1].payload.data.active);
+    expect((await peopleOf(firm.id))[0].active).toBe(all.at(-1)?.payload.data.active);
   });
 
   it('VEN-024 VEN-025 the active toggle stops and allows a contact; reads show the flag', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryBus, OutboxPublisher } from '@platform/kit';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDITOR, type Harness, harness, READER, tag } from './harness.ts';
 
@@ -42,6 +43,63 @@ describe('events', () => {
     expect(refused.map((r) => r.status)).toEqual([409, 403, 422]);
     expect(await h.state()).toEqual(before);
     expect(await publisher.drain()).toBe(0);
+  });
+
+  it('VEN-054 a command that fails writing its event leaves nothing half-done: no change, no event, no key; the same key then succeeds', async () => {
+    const firm = await h.firm();
+    const contact = await h.contact(firm.id);
+    const commands: [string, unknown, string][] = [
+      ['/v1/vendors', { data: { name: `Crash ${tag()}`, kind: 'supplier', discipline: 'other' } }, 'vendor.registered'],
+      [`/v1/vendors/${firm.id}/status`, { data: { status: 'inactive' } }, 'vendor.status_changed'],
+      [
+        `/v1/vendors/${firm.id}/contacts`,
+        { data: { email: `crash.${tag()}@firm.test`, given_name: 'Cr', family_name: 'Ash' } },
+        'vendor.contact_added',
+      ],
+      [
+        `/v1/vendors/${firm.id}/contacts/${contact.id}/active`,
+        { data: { active: false } },
+        'vendor.contact_access_changed',
+      ],
+      [
+        `/v1/vendors/${firm.id}/insurance`,
+        {
+          data: {
+            coverage: 'umbrella',
+            policy_number: `C-${tag()}`,
+            starts_on: '2025-01-01',
+            expires_on: '2025-12-31',
+          },
+        },
+        'vendor.insurance_recorded',
+      ],
+    ];
+    // The outbox refuses every row: the failure comes after the command's change was written.
+    await sql`CREATE FUNCTION crash_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'crash after the change'; END $$`.execute(h.db);
+    const keys = commands.map(() => randomUUID());
+    const before = await h.state();
+    await sql`CREATE TRIGGER crash_outbox BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION crash_outbox()`.execute(
+      h.db,
+    );
+    try {
+      for (const [i, [url, body]] of commands.entries()) {
+        const r = await h.call('POST', url, EDITOR, body, keys[i]);
+        expect(r.status, url).toBe(500);
+        expect(r.errors?.[0].code).toBe('internal_error');
+      }
+    } finally {
+      await sql`DROP TRIGGER crash_outbox ON outbox`.execute(h.db);
+      await sql`DROP FUNCTION crash_outbox()`.execute(h.db);
+    }
+    expect(await h.state()).toEqual(before);
+    for (const [i, [url, body, type]] of commands.entries()) {
+      const before = await count(type);
+      const r = await h.call('POST', url, EDITOR, body, keys[i]);
+      expect([200, 201], url).toContain(r.status);
+      expect(r.headers['idempotent-replayed']).toBeUndefined();
+      expect(await count(type)).toBe(before + 1);
+    }
   });
 
   it('VEN-057 one vendor.registered per added firm, replays included', async () => {
@@ -119,6 +177,21 @@ describe('events', () => {
     for (const p of people) made.push(await h.contact(firm.id, p));
     await h.setActive(firm.id, made[0].id, false);
     await h.setActive(firm.id, made[0].id, true);
+    // Audit context naming the person is not echoed into any event either.
+    const why = {
+      code: 'portal_access',
+      detail: `${people[1].given_name} ${people[1].family_name} <${people[1].email}>`,
+    };
+    const third = { email: `Why.${t}@firm.test`, given_name: `Wynn${t}`, family_name: `Yates${t}` };
+    people.push(third);
+    const added = await h.call('POST', `/v1/vendors/${firm.id}/contacts`, EDITOR, { data: third, why });
+    expect(added.status).toBe(201);
+    const stop = await h.call('POST', `/v1/vendors/${firm.id}/contacts/${made[1].id}/active`, EDITOR, {
+      data: { active: false },
+      why,
+    });
+    expect(stop.status).toBe(200);
+    await h.call('POST', `/v1/vendors/${firm.id}/status`, EDITOR, { data: { status: 'active' }, why });
     await h.certificate(firm.id);
     await h.setStatus(firm.id, 'inactive');
     const bus = new MemoryBus();

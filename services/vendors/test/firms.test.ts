@@ -122,15 +122,47 @@ describe('firms', () => {
     expect(await h.state()).toEqual(before);
   });
 
-  it('VEN-006 concurrent adds of one name ignoring case: exactly one firm is written', async () => {
+  it('VEN-006 concurrent adds of one name ignoring case: one 201, the others 409 vendor_exists, one firm, one event, one key', async () => {
     const t = tag();
+    const before = await h.counts();
     const results = await Promise.all(
-      [`Race ${t}`, `RACE ${t.toUpperCase()}`, `race ${t}`, `Race ${t}`].map((name) =>
+      [`Race ${t}`, `RACE ${t.toUpperCase()}`, `race ${t}`, `Race ${t}`, `RAce ${t}`, `rACE ${t}`].map((name) =>
         h.call('POST', '/v1/vendors', EDITOR, { data: { name, kind: 'supplier', discipline: 'other' } }),
       ),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
-    expect(await list(`q=race ${t}`)).toHaveLength(1);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.errors?.[0].code).toBe('vendor_exists');
+    const winner = results.find((r) => r.status === 201)?.data as FirmData;
+    expect((await list(`q=race ${t}`)).map((f) => f.id)).toEqual([winner.id]);
+    const after = await h.counts();
+    expect(after.firms).toBe(before.firms + 1);
+    expect(after.outbox).toBe(before.outbox + 1);
+    // The refused commands left no Idempotency-Key behind either.
+    expect(after.idempotency_keys).toBe(before.idempotency_keys + 1);
+    const events = (await h.events('vendor.registered')).filter((e) => e.payload.data.vendor_id === winner.id);
+    expect(events).toHaveLength(1);
+  });
+
+  it('VEN-006 names equal ignoring case beyond ASCII are one name (STRASSE after Straße, ÉCOLE or a decomposed École after École): 409, nothing written', async () => {
+    const t = tag();
+    await h.firm({ name: `Straße ${t}` });
+    await h.firm({ name: `\u00c9cole ${t}` });
+    await h.firm({ name: `ΟΔΟΣ ${t}` });
+    const before = await h.state();
+    for (const name of [
+      `STRASSE ${t}`,
+      `strasse ${t.toUpperCase()}`,
+      `ÉCOLE ${t}`,
+      `E\u0301cole ${t}`,
+      `e\u0301COLE ${t}`,
+      `οδος ${t}`,
+      `οδοσ ${t}`,
+    ]) {
+      const r = await h.call('POST', '/v1/vendors', EDITOR, { data: { name, kind: 'supplier', discipline: 'other' } });
+      expect(r.status, name).toBe(409);
+      expect(r.errors?.[0].code).toBe('vendor_exists');
+    }
+    expect(await h.state()).toEqual(before);
   });
 
   it('VEN-007 an unknown kind is 422 naming the field and no firm is written', async () => {
@@ -189,6 +221,54 @@ describe('firms', () => {
     const pct = await h.firm({ name: `100% ${t} Clean_Co` });
     expect((await list(`q=${encodeURIComponent(`% ${t} clean_`)}`)).map((f) => f.id)).toEqual([pct.id]);
     expect(await list(`q=${encodeURIComponent(`_${t}`)}`)).toEqual([]);
+  });
+
+  it('VEN-012 q matches part of the name ignoring case beyond ASCII, composed or not', async () => {
+    const t = tag();
+    const school = await h.firm({ name: `Grande \u00c9cole ${t}` });
+    const street = await h.firm({ name: `Hauptstraße Bau ${t}` });
+    await h.firm({ name: `Ecole ${t}` });
+    expect((await list(`q=${encodeURIComponent(`ÉCOLE ${t}`)}`)).map((f) => f.id)).toEqual([school.id]);
+    expect((await list(`q=${encodeURIComponent(`e\u0301cole ${t}`)}`)).map((f) => f.id)).toEqual([school.id]);
+    expect((await list(`q=${encodeURIComponent(`STRASSE BAU ${t}`)}`)).map((f) => f.id)).toEqual([street.id]);
+  });
+
+  it('VEN-010 VEN-011 VEN-012 VEN-013 an unknown, misspelled or bracketed filter is 422, never an unfiltered list', async () => {
+    const off = await h.firm({ status: 'inactive' });
+    for (const query of [
+      'status[]=inactive',
+      'statuses=inactive',
+      'kinds=utility',
+      `id=${off.id}`,
+      'Q=x',
+      'pagination=1',
+    ]) {
+      const r = await h.call('GET', `/v1/vendors?${query}`, EDITOR);
+      expect(r.status, query).toBe(422);
+      expect(r.errors?.[0].code).toBe('validation_failed');
+    }
+    for (const url of [
+      '/v1/vendor-insurance?coverages=umbrella',
+      '/v1/vendor-insurance?status[]=expired',
+      `/v1/vendors/${off.id}/insurance?coverage=umbrella`,
+    ]) {
+      expect((await h.call('GET', url, EDITOR)).status, url).toBe(422);
+    }
+    // Repeated filters are not a list of values either.
+    expect((await h.call('GET', '/v1/vendors?status=active&status=inactive', EDITOR)).status).toBe(422);
+    expect((await h.call('GET', `/v1/vendors?ids=${off.id}&ids=${off.id}`, EDITOR)).status).toBe(422);
+  });
+
+  it('VEN-013 VEN-015 ids edge cases: blanks between commas are ignored, repeats name one firm, none at all is 422', async () => {
+    const a = await h.firm();
+    const ok = await list(`ids=${a.id},,${a.id.toUpperCase()},`);
+    expect(ok.map((f) => f.id)).toEqual([a.id]);
+    // 101 mentions of one firm name one firm: not too many.
+    expect((await list(`ids=${Array(101).fill(a.id).join(',')}`)).map((f) => f.id)).toEqual([a.id]);
+    for (const bad of ['', ',', ' , ', `${a.id};${a.id}`, `{${a.id}}`]) {
+      const r = await h.call('GET', `/v1/vendors?ids=${encodeURIComponent(bad)}`, EDITOR);
+      expect(r.status, bad).toBe(422);
+    }
   });
 
   it('VEN-013 ids returns only the named firms', async () => {
@@ -279,6 +359,71 @@ describe('firms', () => {
     expect(missing.errors?.[0].code).toBe('vendor_not_found');
     const bad = await h.call('POST', `/v1/vendors/${firm.id}/status`, EDITOR, { data: { status: 'closed' } });
     expect(bad.status).toBe(422);
+  });
+
+  it('VEN-018 VEN-058 concurrent status commands: every one 200, the status changes once, one event', async () => {
+    const firm = await h.firm();
+    const before = await h.counts();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        h.call('POST', `/v1/vendors/${firm.id}/status`, EDITOR, { data: { status: 'inactive' } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(results.every((r) => r.data.status === 'inactive')).toBe(true);
+    const events = (await h.events('vendor.status_changed')).filter((e) => e.payload.data.vendor_id === firm.id);
+    expect(events.map((e) => [e.payload.data.previous_status, e.payload.data.status])).toEqual([
+      ['active', 'inactive'],
+    ]);
+    const after = await h.counts();
+    expect(after.outbox).toBe(before.outbox + 1);
+    expect((await h.call('GET', `/v1/vendors/${firm.id}`, EDITOR)).data.status).toBe('inactive');
+    // Opposite commands at once: each event records a real change, and the last one is what reads.
+    const mixed = await Promise.all(
+      ['active', 'inactive', 'active', 'inactive', 'active'].map((status) =>
+        h.call('POST', `/v1/vendors/${firm.id}/status`, EDITOR, { data: { status } }),
+      ),
+    );
+    expect(mixed.every((r) => r.status === 200)).toBe(true);
+    const all = (await h.events('vendor.status_changed')).filter((e) => e.payload.data.vendor_id === firm.id);
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i].payload.data.previous_status).toBe(all[i - 1].payload.data.status);
+      expect(all[i].payload.data.status).not.toBe(all[i].payload.data.previous_status);
+    }
+    expect((await h.call('GET', `/v1/vendors/${firm.id}`, EDITOR)).data.status).toBe(all.at(-1)?.payload.data.status);
+  });
+
+  it('VEN-003 VEN-020 VEN-026 text with control characters, line breaks or separators is 422 and nothing is written', async () => {
+    const firm = await h.firm();
+    const before = await h.state();
+    const bad = [
+      'tab\there',
+      'esc\u001b[31mred',
+      'line\u2028break',
+      'para\u2029graph',
+      'del\u007f',
+      'c1\u0085',
+      'nul\u0000',
+      'lone\ud800',
+    ];
+    for (const text of bad) {
+      const results = [
+        await h.call('POST', '/v1/vendors', EDITOR, { data: { name: text, kind: 'supplier', discipline: 'other' } }),
+        await h.call('POST', `/v1/vendors/${firm.id}/contacts`, EDITOR, {
+          data: { email: `t.${tag()}@firm.test`, given_name: text, family_name: 'Ok' },
+        }),
+        await h.call('POST', `/v1/vendors/${firm.id}/insurance`, EDITOR, {
+          data: { coverage: 'umbrella', policy_number: text, starts_on: '2025-01-01', expires_on: '2025-12-31' },
+        }),
+      ];
+      for (const r of results) {
+        expect(r.status, JSON.stringify(text)).toBe(422);
+        expect(r.errors?.[0].code).toBe('validation_failed');
+      }
+    }
+    expect(await h.state()).toEqual(before);
+    // Letters of any script and inner spaces are fine.
+    expect((await h.firm({ name: `Ōsaka Kōgyō ${tag()} 株式会社` })).name).toContain('株式会社');
   });
 
   it('VEN-009 VEN-012 the list is paginated in page mode and names malformed or blank input 422', async () => {

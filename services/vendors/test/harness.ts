@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { App } from '@platform/kit';
-import { testDatabase } from '@platform/kit/testing';
+import { injectJson, testDatabase } from '@platform/kit/testing';
 import { type CryptoKey, createLocalJWKSet, exportJWK, generateKeyPair, type JWTVerifyGetKey, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -145,24 +145,7 @@ export async function harness(opts: { now?: string; env?: Record<string, string 
     body?: unknown,
     key: string | null = method === 'GET' ? null : randomUUID(),
   ) => {
-    const headers = await headersFor(as);
-    if (key) headers['idempotency-key'] = key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await app.inject({
-      method,
-      url,
-      headers,
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = res.body ? res.json() : undefined;
-    return {
-      status: res.statusCode,
-      body: json,
-      data: json?.payload?.data,
-      meta: json?.payload?.meta,
-      errors: json?.payload?.errors as { code: string; message: string; field?: string }[] | undefined,
-      headers: res.headers,
-    };
+    return injectJson(app as App, method, url, { headers: await headersFor(as), body, key });
   };
 
   const expectStatus = (what: string, r: { status: number; body: unknown }, status: number) => {
@@ -274,12 +257,17 @@ export async function harness(opts: { now?: string; env?: Record<string, string 
       const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
       return r.rows[0].n;
     },
-    /** A fingerprint of everything vendors writes. */
-    async state() {
-      const out: Record<string, unknown> = {};
+    /** How many rows each table vendors writes holds. */
+    async counts() {
+      const out: Record<string, number> = {};
       for (const t of ['firms', 'contacts', 'certificates', 'current_certificates', 'outbox', 'idempotency_keys']) {
         out[t] = await h.count(t);
       }
+      return out;
+    },
+    /** A fingerprint of everything vendors writes. */
+    async state() {
+      const out: Record<string, unknown> = await h.counts();
       const firms = await sql`SELECT id, name, status, updated_at FROM firms ORDER BY id`.execute(database.db);
       const contacts = await sql`SELECT id, email, active, updated_at FROM contacts ORDER BY id`.execute(database.db);
       const counts =

@@ -71,6 +71,33 @@ describe('recording certificates', () => {
     await h.certificate(firm.id, { coverage: 'umbrella', policy_number: 'GL-9', starts_on: '2025-01-01' });
   });
 
+  it('VEN-027 concurrent records of one triple: one 201, the others 409 insurance_exists, one certificate, one event', async () => {
+    const firm = await h.firm();
+    const before = await h.counts();
+    const results = await Promise.all(
+      ['2025-12-31', '2026-01-31', '2026-02-28', '2026-03-31'].map((expires_on) =>
+        h.call(
+          'POST',
+          `/v1/vendors/${firm.id}/insurance`,
+          EDITOR,
+          body({ policy_number: 'RACE-1', starts_on: '2025-01-01', expires_on }),
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.errors?.[0].code).toBe('insurance_exists');
+    const winner = results.find((r) => r.status === 201)?.data as CertificateData;
+    expect((await certificatesOf(firm.id)).map((c) => c.id)).toEqual([winner.id]);
+    const after = await h.counts();
+    expect(after.certificates).toBe(before.certificates + 1);
+    expect(after.current_certificates).toBe(before.current_certificates + 1);
+    expect(after.outbox).toBe(before.outbox + 1);
+    expect(after.idempotency_keys).toBe(before.idempotency_keys + 1);
+    // The firm's insurance now is the one recorded, with its own expiry.
+    const now = (await h.call('GET', `/v1/vendors/${firm.id}`, EDITOR)).data.insurance as CertificateData[];
+    expect(now.map((c) => [c.id, c.expires_on])).toEqual([[winner.id, winner.expires_on]]);
+  });
+
   it('VEN-028 the same triple for another firm is accepted', async () => {
     const a = await h.firm();
     const b = await h.firm();
@@ -78,6 +105,7 @@ describe('recording certificates', () => {
     await h.certificate(a.id, triple);
     const r = await h.call('POST', `/v1/vendors/${b.id}/insurance`, EDITOR, body(triple));
     expect(r.status).toBe(201);
+    expect((await certificatesOf(b.id)).map((c) => c.id)).toEqual([r.data.id]);
   });
 
   it('VEN-029 a certificate expiring before it starts is 422 expiry_before_start and nothing is written', async () => {

@@ -48,7 +48,10 @@ export function gatewayAuthenticator(o: GatewayOptions): Authenticator {
       const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
       if (!EMAIL_RE.test(email)) throw unauthorized('gateway token names no email');
       const aud = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
-      const app = audiences.find((a) => aud.includes(a)) as string;
+      const matched = audiences.filter((a) => aud.includes(a));
+      // A token is for one application: one naming two of ours would pick its own privileges.
+      if (matched.length !== 1) throw unauthorized('token names more than one application of this service');
+      const app = matched[0] as string;
       const known = await o.directory.byEmail(email);
       if (known) return { ...known, email, via: 'gateway', app };
       if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthorized('token lacks the sub claim');

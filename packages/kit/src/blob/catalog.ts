@@ -67,6 +67,30 @@ function locate(input: unknown, path: string): string {
   return m[2] ? `${account} field ${m[2]}` : account;
 }
 
+/** Every key the catalog holds, wherever it sits: the strings an error must never repeat. */
+function secrets(input: unknown, out: string[] = []): string[] {
+  if (Array.isArray(input)) for (const v of input) secrets(v, out);
+  else if (input && typeof input === 'object') {
+    for (const [k, v] of Object.entries(input)) {
+      if (k === 'key' && typeof v === 'string' && v !== '') out.push(v);
+      else secrets(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * What an error may show of the offending value: a number, boolean or short string, never an
+ * object or array (they can hold a key), never a key's value, never text containing a key.
+ */
+function echo(path: string, got: unknown, input: unknown): string {
+  if (path.endsWith('/key')) return '';
+  if (typeof got === 'number' || typeof got === 'boolean' || got === null) return ` (got ${JSON.stringify(got)})`;
+  if (typeof got !== 'string' || got.length > 200) return '';
+  if (secrets(input).some((k) => got.includes(k) || (got.length >= 8 && k.includes(got)))) return '';
+  return ` (got ${JSON.stringify(got)})`;
+}
+
 /**
  * Parses and validates a catalog (JSON text or an already parsed value): known fields only,
  * unique account names, exactly one of key / key_env, and key_env naming a set variable.
@@ -83,16 +107,16 @@ export function parseStorageCatalog(
     try {
       value = JSON.parse(input);
     } catch (e) {
-      return fail(source, 'the catalog', `is not valid JSON (${(e as Error).message})`);
+      // The parser's message quotes the text around the fault, which may be a key: only where.
+      const at = /position (\d+)/.exec((e as Error).message);
+      return fail(source, 'the catalog', `is not valid JSON${at ? ` (at character ${at[1]})` : ''}`);
     }
   }
   const first = Value.Errors(StorageCatalogSchema, value).First();
   if (first) {
     const where = locate(value, first.path);
     const why = first.type === ValueErrorType.ObjectAdditionalProperties ? 'has an unknown field' : first.message;
-    // A key's value is a secret: never echoed.
-    const got = first.path.endsWith('/key') ? '' : ` (got ${JSON.stringify(first.value)})`;
-    return fail(source, where, `${why.toLowerCase()}${got}`);
+    return fail(source, where, `${why.toLowerCase()}${echo(first.path, first.value, value)}`);
   }
   const parsed = value as StorageCatalogInput;
   const seen = new Set<string>();
@@ -103,7 +127,7 @@ export function parseStorageCatalog(
     try {
       new URL(a.endpoint);
     } catch {
-      fail(source, `${where} field endpoint`, `is not a URL (got ${JSON.stringify(a.endpoint)})`);
+      fail(source, `${where} field endpoint`, `is not a URL${echo('/endpoint', a.endpoint, parsed)}`);
     }
     if ((a.key === undefined) === (a.key_env === undefined)) {
       fail(source, where, 'needs exactly one of key and key_env');

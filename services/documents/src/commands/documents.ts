@@ -15,9 +15,13 @@ import { type CommandCtx, SERVICE } from './context.ts';
 const alreadyRegistered = (blobName: string) =>
   conflict('blob_already_registered', `Blob ${blobName} already belongs to a document`);
 
-/** 409 when the blob already belongs to a document (renewal, registration). */
-export async function checkUnregistered(db: Db, account: string, container: string, blobName: string) {
-  if (await blobRegistered(db, account, container, blobName)) throw alreadyRegistered(blobName);
+/**
+ * 409 when the blob already belongs to a document (renewal, registration), wherever that document
+ * says it is: a minted blob_name names one upload, so it is never signed or registered again in
+ * another container or account.
+ */
+export async function checkUnregistered(db: Db, blobName: string) {
+  if (await blobRegistered(db, blobName)) throw alreadyRegistered(blobName);
 }
 
 /**
@@ -31,7 +35,7 @@ export async function inspectBlob(
   where: { account: string; container: string; blobName: string },
   maxBytes: number,
 ): Promise<number> {
-  await checkUnregistered(db, where.account, where.container, where.blobName);
+  await checkUnregistered(db, where.blobName);
   const blob = await storage.properties(where.account, where.container, where.blobName);
   if (!blob) {
     throw unprocessable(

@@ -26,6 +26,13 @@ export const documentRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Register an uploaded file: the blob is checked in storage (existence, size) first',
+        description:
+          '422: unsafe_filename, filename_extension_required, unknown_storage_account, visibility_mismatch, ' +
+          'unknown_container, blob_not_service_minted, blob_not_found (not in that container), duplicate_reference ' +
+          '(same ref_type, ref_id and ref_category), duplicate_metadata (same meta_name), validation_failed. ' +
+          '413 upload_too_large (over DOCUMENTS_MAX_UPLOAD_BYTES; the blob stays). 409 blob_already_registered ' +
+          '(a document already records this blob_name, in any container), idempotency_key_reused. 503 ' +
+          'storage_not_configured, storage_unavailable. byte_size is read from storage, never accepted.',
         headers: IdempotencyHeaders,
         body: Command(RegistrationInput),
         response: { 201: Envelope(Document) },
@@ -56,7 +63,9 @@ export const documentRoutes: RouteModule = (app, deps) => {
         description:
           'Omitted references or metadata stay as they are; an empty array clears them. The storage location ' +
           '(storage_account, visibility, container, blob_name) is not accepted. The Idempotency-Key is scoped ' +
-          'to the document: the same key on another document is a fresh command.',
+          'to the document: the same key on another document is a fresh command. 404 document_not_found; 422 ' +
+          'unsafe_filename, filename_extension_required, duplicate_reference, duplicate_metadata, validation_failed ' +
+          '(including any storage field); 409 idempotency_key_reused.',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: Command(UpdateInput),
@@ -78,6 +87,10 @@ export const documentRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'One document with a read URL (SAS) signed at this read, valid for the account TTL',
+        description:
+          'The read URL may read that one blob (sp=r, sr=b) until sas_expires_at; it is never stored. 404 ' +
+          'document_not_found; 503 storage_not_configured or storage_unavailable (the account is not configured ' +
+          'or does not answer).',
         params: IdParams,
         response: { 200: Envelope(DocumentWithSas) },
       },

@@ -17,7 +17,8 @@ export const readableRoutes: RouteModule = (app, deps) => {
           'A project file has a reference with ref_type project (ref_id: the project id); an unfiled file has ' +
           'no references and its owner is the metadata pair owner; the uploader is the metadata pair ' +
           'uploaded_by. all=true lists every such file; otherwise the files of project_ids plus the unfiled ' +
-          'files of owner. q matches filename or uploader, ignoring case.',
+          'files of owner. q matches filename or uploader, ignoring case. project_ids names at most 100 ' +
+          'projects (422 too_many_project_ids).',
         querystring: ReadableQuery,
         response: { 200: PageEnvelope(Document) },
       },

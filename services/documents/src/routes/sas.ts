@@ -15,7 +15,11 @@ export const sasRoutes: RouteModule = (app, deps) => {
         summary: 'Mint a time-limited write URL (SAS) for an upload; renew one by sending its blob_name',
         description:
           'Not a command: no Idempotency-Key, nothing written, a bare body. Without blob_name the service ' +
-          'chooses a new {stem}_{uuidv7}.{ext}; with an earlier, still unregistered blob_name it signs that blob again.',
+          'chooses a new {stem}_{uuidv7}.{ext}; with an earlier, still unregistered blob_name it signs that blob again. ' +
+          'The URL may create and write that one blob (sp=cw, sr=b), never read, list or delete. 422: ' +
+          'unsafe_filename, filename_extension_required, unknown_storage_account, visibility_mismatch, ' +
+          'container_required, unknown_container, blob_not_service_minted. 409 blob_already_registered (a document ' +
+          'records this blob_name, in any container). 503 storage_not_configured.',
         body: SasRequest,
         response: { 200: Envelope(SasResponse) },
       },
@@ -32,7 +36,7 @@ export const sasRoutes: RouteModule = (app, deps) => {
       } else {
         // A renewal: the same blob signed again while no document records it.
         checkMinted(body.blob_name, 'body/blob_name');
-        await checkUnregistered(deps.database.db, account.name, container, body.blob_name);
+        await checkUnregistered(deps.database.db, body.blob_name);
         blobName = body.blob_name;
       }
       const signed = storage.uploadSas(account.name, container, blobName, {

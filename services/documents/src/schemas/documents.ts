@@ -7,10 +7,25 @@ export const Visibility = Type.Union([Type.Literal('private'), Type.Literal('pub
 /** A filename as sent; whether it is safe and has an extension is a domain rule (422 with its own code). */
 export const Filename = Type.String({
   minLength: 1,
-  maxLength: 1024,
-  description: 'At most 255 characters, safe, with an extension',
+  maxLength: 255,
+  description:
+    'At most 255 characters, with an extension of 1-16 letters or digits; safe: no path separators, control, ' +
+    'format or line-separator characters, none of < > : " | ? *, no leading dot, no "..", no leading or trailing ' +
+    'blanks, no trailing dot, not a Windows device name (422 unsafe_filename or filename_extension_required)',
 });
-const Name = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+/**
+ * An identifier-like string (ref_type, ref_id, ref_category, meta_name): one line, no leading or
+ * trailing blanks, no control characters, so that "P-1" and "P-1 " are never two references.
+ */
+const NAME_PATTERN =
+  '^[^\\s\\x00-\\x1f\\x7f-\\x9f](?:[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]*[^\\s\\x00-\\x1f\\x7f-\\x9f])?$';
+const Name = (max: number) =>
+  Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: NAME_PATTERN,
+    description: 'One line: no leading or trailing blanks, no control characters',
+  });
 
 export const Reference = Type.Object(
   {
@@ -38,8 +53,9 @@ const BlobName = Type.String({ minLength: 1, maxLength: 1024 });
 const ContentType = Type.String({
   minLength: 3,
   maxLength: 255,
-  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;.*)?$",
-  description: 'A media type, e.g. application/pdf',
+  // Parameters are printable ASCII: no line break or control character can reach a header.
+  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \\t]*;[\\t\\x20-\\x7e]*)?$",
+  description: 'A media type with optional parameters in printable ASCII, e.g. application/pdf',
 });
 const ContentHash = Type.String({
   pattern: '^[0-9a-f]{64}$',

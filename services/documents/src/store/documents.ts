@@ -59,9 +59,9 @@ export async function lockDocument(trx: Db, id: string): Promise<boolean> {
   return r.rows.length > 0;
 }
 
-export async function blobRegistered(db: Db, account: string, container: string, blob: string): Promise<boolean> {
-  const r = await sql`SELECT 1 FROM documents
-    WHERE storage_account = ${account} AND container = ${container} AND blob_name = ${blob}`.execute(db);
+/** Whether a document records this blob_name, in any account or container (a minted name names one upload). */
+export async function blobRegistered(db: Db, blob: string): Promise<boolean> {
+  const r = await sql`SELECT 1 FROM documents WHERE blob_name = ${blob}`.execute(db);
   return r.rows.length > 0;
 }
 
@@ -73,7 +73,7 @@ export async function insertDocument(trx: Db, doc: NewDocument, by: string, now:
   const inserted = await trx
     .insertInto('documents')
     .values({ ...doc, created_at: now, created_by: by, updated_at: now, updated_by: by })
-    .onConflict((oc) => oc.columns(['storage_account', 'container', 'blob_name']).doNothing())
+    .onConflict((oc) => oc.column('blob_name').doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;

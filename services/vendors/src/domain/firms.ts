@@ -42,6 +42,16 @@ export const initialStatus = (requested?: FirmStatus): FirmStatus => requested ?
  */
 export const isChange = <T>(held: T, requested: T) => held !== requested;
 
+/**
+ * The key a firm name is unique by, ignoring case (VEN-006): the same text in any case, in any
+ * Unicode normal form, gives the same key. Canonical composition (NFC: "É" typed as E + accent
+ * is "É"), then full case folding done here rather than by the database, whose lower() depends on
+ * its locale and maps one character at a time ("STRASSE" and "Straße" are one name; final sigma is
+ * sigma). q is matched against the key the same way (VEN-012).
+ */
+export const nameKey = (name: string) =>
+  name.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
+
 /** At most this many ids in the ids filter of GET /v1/vendors (spec limits). */
 export const MAX_IDS = 100;
 

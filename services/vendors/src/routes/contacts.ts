@@ -15,7 +15,7 @@ export const contactRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Add a person who may sign in to the vendor portal',
-        description: `${EDITORS} An email already a contact at this or another firm (ignoring case) is 409 contact_exists.`,
+        description: `${EDITORS} An email already a contact at this or another firm (ignoring case) is 409 contact_exists; an unknown firm is 404 vendor_not_found.`,
         headers: IdempotencyHeaders,
         params: IdParams,
         body: Command(ContactInput),
@@ -32,7 +32,7 @@ export const contactRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Allow or stop a contact signing in',
-        description: `${EDITORS} Setting the flag a contact already has changes nothing and emits no event.`,
+        description: `${EDITORS} Setting the flag a contact already has changes nothing and emits no event. An unknown firm is 404 vendor_not_found; a contact not of that firm 404 contact_not_found.`,
         headers: IdempotencyHeaders,
         params: ContactParams,
         body: Command(ActiveInput),

@@ -55,8 +55,12 @@ export const firmRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'List firms by name',
-        description: `${READERS} Filters status, kind, q (part of the name, ignoring case) and ids (at most ${MAX_IDS}).`,
-        querystring: Type.Object({ ...FirmListQuery.properties, ...pageQuery({ pageSize: 50, maxPageSize: 200 }) }),
+        description: `${READERS} Filters status, kind, q (part of the name, ignoring case) and ids (comma-separated UUIDs, at most ${MAX_IDS} distinct: more is 422 too_many_ids). An unknown or repeated parameter is 422.`,
+        querystring: Type.Object(
+          { ...FirmListQuery.properties, ...pageQuery({ pageSize: 50, maxPageSize: 200 }) },
+          // A misspelled filter is 422, not silently ignored (an unfiltered list).
+          { additionalProperties: false },
+        ),
         response: { 200: PageEnvelope(Firm) },
       },
     },
@@ -79,7 +83,7 @@ export const firmRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'One firm with its people and its insurance now',
-        description: READERS,
+        description: `${READERS} Insurance now: the latest certificate per coverage. An unknown firm is 404 vendor_not_found.`,
         params: IdParams,
         response: { 200: Envelope(FirmDetail) },
       },
@@ -100,7 +104,7 @@ export const firmRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Mark a firm active or inactive',
-        description: `${EDITORS} Setting the status a firm already has changes nothing and emits no event.`,
+        description: `${EDITORS} Setting the status a firm already has changes nothing and emits no event. An unknown firm is 404 vendor_not_found.`,
         headers: IdempotencyHeaders,
         params: IdParams,
         body: Command(StatusInput),

@@ -21,7 +21,7 @@ export const insuranceRoutes: RouteModule = (app, deps) => {
         tags,
         summary: 'Record a certificate',
         description:
-          'Employees listed in VENDORS_EDITORS. Coverage + policy number + start date is unique per firm (409 insurance_exists); expiry must not be before start (422 expiry_before_start).',
+          'Employees listed in VENDORS_EDITORS. Coverage + policy number + start date is unique per firm (409 insurance_exists); expiry must not be before start (422 expiry_before_start); an unknown firm is 404 vendor_not_found.',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: Command(CertificateInput),
@@ -38,9 +38,9 @@ export const insuranceRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Every certificate the firm has given, newest start first (expired and superseded included)',
-        description: READERS,
+        description: `${READERS} An unknown firm is 404 vendor_not_found.`,
         params: IdParams,
-        querystring: Type.Object(pageQuery({ pageSize: 50, maxPageSize: 200 })),
+        querystring: Type.Object(pageQuery({ pageSize: 50, maxPageSize: 200 }), { additionalProperties: false }),
         response: { 200: PageEnvelope(Certificate) },
       },
     },
@@ -61,10 +61,10 @@ export const insuranceRoutes: RouteModule = (app, deps) => {
         tags,
         summary: "Each active firm's latest certificate per coverage, soonest expiry first",
         description: `${READERS} Latest = latest start date; on equal starts, the later recorded.`,
-        querystring: Type.Object({
-          ...InsuranceListQuery.properties,
-          ...pageQuery({ pageSize: 50, maxPageSize: 200 }),
-        }),
+        querystring: Type.Object(
+          { ...InsuranceListQuery.properties, ...pageQuery({ pageSize: 50, maxPageSize: 200 }) },
+          { additionalProperties: false },
+        ),
         response: { 200: PageEnvelope(CurrentCertificate) },
       },
     },

@@ -10,8 +10,18 @@ export const StringEnum = <T extends string>(values: readonly T[], description?:
 /** YYYY-MM-DD, years 1000-9999 (PostgreSQL has no year 0). */
 export const DateString = Type.String({ format: 'date', pattern: '^[1-9]\\d{3}-', description: 'YYYY-MM-DD' });
 
-/** Free text on one line with no leading or trailing blanks (refused, not trimmed). */
+/**
+ * Free text on one line: no leading or trailing blanks, no control characters (C0, DEL, C1: tab,
+ * escape sequences) and no line or paragraph separators anywhere (refused, not trimmed).
+ */
+export const TEXT_PATTERN =
+  '^[^\\s\\x00-\\x1f\\x7f-\\x9f](?:[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]*[^\\s\\x00-\\x1f\\x7f-\\x9f])?$';
 export const Text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: '^\\S(.*\\S)?$', ...(description ? { description } : {}) });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: TEXT_PATTERN,
+    description: `${description ? `${description}. ` : ''}One line: no leading or trailing blanks, no control characters`,
+  });
 
 export const Email = Type.String({ format: 'email', maxLength: 254, description: 'Compared ignoring case' });

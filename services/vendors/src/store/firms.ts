@@ -1,6 +1,6 @@
 import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
 import { sql } from 'kysely';
-import type { FirmStatus, Kind } from '../domain/firms.ts';
+import { type FirmStatus, type Kind, nameKey } from '../domain/firms.ts';
 import type { Firm } from '../schemas/firms.ts';
 
 const toFirm = (r: Record<string, unknown>): Firm => ({
@@ -15,7 +15,7 @@ const toFirm = (r: Record<string, unknown>): Firm => ({
 
 const COLUMNS = ['id', 'name', 'kind', 'discipline', 'status', 'created_at', 'updated_at'] as const;
 
-/** Inserts unless a firm of that name (ignoring case) exists; undefined on that conflict. */
+/** Inserts unless a firm of that name (ignoring case: nameKey) exists; undefined on that conflict. */
 export async function insertFirm(
   trx: Db,
   f: Omit<Firm, 'created_at' | 'updated_at'>,
@@ -24,8 +24,8 @@ export async function insertFirm(
 ): Promise<Firm | undefined> {
   const row = await trx
     .insertInto('firms')
-    .values({ ...f, created_by: by, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
+    .values({ ...f, name_key: nameKey(f.name), created_by: by, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('name_key').doNothing())
     .returning(COLUMNS)
     .executeTakeFirst();
   return row ? toFirm(row) : undefined;
@@ -62,17 +62,17 @@ export interface FirmFilter {
   ids?: string[];
 }
 
-/** One page of firms ordered by name (ignoring case), and how many match in all. */
+/** One page of firms ordered by name (ignoring case: nameKey), and how many match in all. */
 export async function listFirms(db: Db, filter: FirmFilter, page: PageRequest) {
   let q = db.selectFrom('firms');
   if (filter.status) q = q.where('status', '=', filter.status);
   if (filter.kind) q = q.where('kind', '=', filter.kind);
-  if (filter.q) q = q.where(sql<boolean>`strpos(lower(name), lower(${filter.q})) > 0`);
+  if (filter.q) q = q.where(sql<boolean>`strpos(name_key, ${nameKey(filter.q)}) > 0`);
   if (filter.ids) q = q.where('id', '=', sql<string>`ANY(${filter.ids}::uuid[])`);
   const [rows, total] = await Promise.all([
     q
       .select(COLUMNS)
-      .orderBy(sql`lower(name)`)
+      .orderBy('name_key')
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize)
       .execute(),
