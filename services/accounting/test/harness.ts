@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type App, chain, type Database, DevPrincipals, devFid, devHeaderAuthenticator } from '@platform/kit';
-import { injectJson, testDatabase } from '@platform/kit/testing';
+import { injectJson, outboxEvents, rowCount, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
@@ -151,18 +151,7 @@ export async function harness(opts: { now?: string } = {}) {
       return call('POST', '/v1/periods/close', as, { data: { legal_entity_id: entityId } });
     },
     /** Rows of the outbox, oldest first: what the command committed for publishing. */
-    async events(type?: string) {
-      const r = await sql<{ event_type: string; subject: string; restricted: boolean; payload: unknown }>`
-        SELECT event_type, subject, restricted, payload FROM outbox ORDER BY id`.execute(database.db);
-      return r.rows
-        .map((x) => ({
-          ...x,
-          payload: (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as {
-            data: Record<string, unknown>;
-          },
-        }))
-        .filter((x) => !type || x.event_type === type);
-    },
+    events: (type?: string) => outboxEvents(database.db, type),
     /** Legacy closures, written straight into the table as old data would be. */
     async legacyClosures(entityId: string, months: string[]) {
       for (const m of months) {
@@ -177,10 +166,7 @@ export async function harness(opts: { now?: string } = {}) {
         WHERE legal_entity_id = ${entityId}::uuid ORDER BY month`.execute(database.db);
       return r.rows.map((x) => x.m);
     },
-    async count(table: string) {
-      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
-      return r.rows[0].n;
-    },
+    count: (table: string) => rowCount(database.db, table),
     /** A fingerprint of everything accounting writes. */
     async state() {
       const tables = [

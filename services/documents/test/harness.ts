@@ -10,7 +10,7 @@ import {
   type StorageCatalog,
   startAzurite,
 } from '@platform/kit';
-import { injectJson, type Reply, testDatabase } from '@platform/kit/testing';
+import { injectJson, outboxEvents, type Reply, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
@@ -164,30 +164,11 @@ export async function harness() {
       return r.data;
     },
     /** Rows of the outbox, oldest first. */
-    async events(type?: string) {
-      const r = await sql<{ event_type: string; subject: string; payload: unknown }>`
-        SELECT event_type, subject, payload FROM outbox ORDER BY id`.execute(database.db);
-      return r.rows
-        .map((x) => ({
-          ...x,
-          payload: (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as {
-            data: Record<string, unknown>;
-          },
-        }))
-        .filter((x) => !type || x.event_type === type);
-    },
-    async count(table: string) {
-      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
-      return r.rows[0].n;
-    },
+    events: (type?: string) => outboxEvents(database.db, type),
+    count: (table: string) => rowCount(database.db, table),
     /** How many rows each table documents writes holds. */
-    async counts() {
-      const out: Record<string, number> = {};
-      for (const t of ['documents', 'document_references', 'document_metadata', 'outbox', 'idempotency_keys']) {
-        out[t] = await h.count(t);
-      }
-      return out;
-    },
+    counts: () =>
+      rowCounts(database.db, ['documents', 'document_references', 'document_metadata', 'outbox', 'idempotency_keys']),
     /** A fingerprint of everything documents writes. */
     async state() {
       const out: Record<string, unknown> = await h.counts();

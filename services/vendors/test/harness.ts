@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { App } from '@platform/kit';
-import { injectJson, testDatabase } from '@platform/kit/testing';
+import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
 import { type CryptoKey, createLocalJWKSet, exportJWK, generateKeyPair, type JWTVerifyGetKey, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -241,30 +241,18 @@ export async function harness(opts: { now?: string; env?: Record<string, string 
       }
     },
     /** Rows of the outbox, oldest first: what commands committed for publishing. */
-    async events(type?: string) {
-      const r = await sql<{ event_type: string; subject: string; restricted: boolean; payload: unknown }>`
-        SELECT event_type, subject, restricted, payload FROM outbox ORDER BY id`.execute(database.db);
-      return r.rows
-        .map((x) => ({
-          ...x,
-          payload: (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as {
-            data: Record<string, unknown>;
-          },
-        }))
-        .filter((x) => !type || x.event_type === type);
-    },
-    async count(table: string) {
-      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(database.db);
-      return r.rows[0].n;
-    },
+    events: (type?: string) => outboxEvents(database.db, type),
+    count: (table: string) => rowCount(database.db, table),
     /** How many rows each table vendors writes holds. */
-    async counts() {
-      const out: Record<string, number> = {};
-      for (const t of ['firms', 'contacts', 'certificates', 'current_certificates', 'outbox', 'idempotency_keys']) {
-        out[t] = await h.count(t);
-      }
-      return out;
-    },
+    counts: () =>
+      rowCounts(database.db, [
+        'firms',
+        'contacts',
+        'certificates',
+        'current_certificates',
+        'outbox',
+        'idempotency_keys',
+      ]),
     /** A fingerprint of everything vendors writes. */
     async state() {
       const out: Record<string, unknown> = await h.counts();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { type Database, openDatabase } from '../db/database.ts';
+import { type Database, type Db, openDatabase } from '../db/database.ts';
 import { type Migration, migrate } from '../db/migrate.ts';
 import { KIT_MIGRATIONS } from '../kit-migrations.ts';
 
@@ -26,3 +26,32 @@ export async function testDatabase(
 }
 
 export const usingPostgres = () => Boolean(process.env.TEST_POSTGRES_URL);
+
+/** An outbox row as tests read it: what a command committed for publishing. */
+export interface OutboxRow {
+  event_type: string;
+  subject: string;
+  restricted: boolean;
+  payload: { data: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** Rows of the service's outbox, oldest first, optionally of one event type. */
+export async function outboxEvents(db: Db, type?: string): Promise<OutboxRow[]> {
+  const r = await sql<OutboxRow>`
+    SELECT event_type, subject, restricted, payload FROM outbox ORDER BY id`.execute(db);
+  return r.rows
+    .map((x) => ({ ...x, payload: typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload }))
+    .filter((x) => !type || x.event_type === type);
+}
+
+export async function rowCount(db: Db, table: string): Promise<number> {
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** How many rows each table holds: a cheap "nothing was written" check. */
+export async function rowCounts(db: Db, tables: readonly string[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await rowCount(db, t);
+  return out;
+}
