@@ -57,3 +57,16 @@ export async function closedLoop(
     cpuMsPerOp: (cpu.user + cpu.system) / 1000 / started,
   };
 }
+
+/** Rounds of one side of a comparison taken together: all operations over all their time. */
+export function mergeRounds(rounds: Awaited<ReturnType<typeof closedLoop>>[]): Awaited<ReturnType<typeof closedLoop>> {
+  const count = rounds.reduce((a, r) => a + r.count, 0);
+  const seconds = rounds.reduce((a, r) => a + r.seconds, 0);
+  return {
+    count,
+    seconds,
+    perSecond: count / seconds,
+    latenciesMs: rounds.flatMap((r) => r.latenciesMs),
+    cpuMsPerOp: rounds.reduce((a, r) => a + r.cpuMsPerOp * r.count, 0) / count,
+  };
+}
