@@ -4,6 +4,8 @@
  * platform contract yet (documents: authorization is not wired, spec 1 "Versioning") stay out.
  */
 
+import { SERVICES, type Started } from './services.ts';
+
 type Json = Record<string, unknown>;
 
 export interface ServiceSpec {
@@ -84,3 +86,16 @@ export function mergedOpenApi(services: readonly ServiceSpec[], version = '1.0.0
     components: { schemas, securitySchemes },
   };
 }
+
+/** The merged document of started services, each path naming its service's default address. */
+export const platformOpenApi = (started: readonly Started[]) =>
+  mergedOpenApi(
+    started.map((s) => ({ name: s.name, url: `http://127.0.0.1:${SERVICES[s.name]?.port}`, doc: s.openapi() })),
+  );
+
+/** Settings that start every service on a throw-away data folder and free ports. */
+export const throwawayEnv = (dataDir: string): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.keys(SERVICES).map((n) => [`PORT_${n.toUpperCase()}`, '0'])),
+  PLATFORM_DATA_DIR: dataDir,
+  AZURITE_BLOB_PORT: '0',
+});

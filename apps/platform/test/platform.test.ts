@@ -5,7 +5,7 @@ import { validateOpenApi } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { launch } from '../src/launcher.ts';
-import { mergedOpenApi } from '../src/openapi.ts';
+import { platformOpenApi, throwawayEnv } from '../src/openapi.ts';
 import { SERVICES, type Started } from '../src/services.ts';
 
 type Doc = { paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
@@ -15,21 +15,8 @@ let platform: Awaited<ReturnType<typeof launch>>;
 let merged: Doc;
 
 beforeAll(async () => {
-  const ports = Object.fromEntries(Object.keys(SERVICES).map((n) => [`PORT_${n.toUpperCase()}`, '0']));
-  platform = await launch([], {
-    ...process.env,
-    ...ports,
-    PLATFORM_DATA_DIR: dataDir,
-    AZURITE_BLOB_PORT: '0',
-    LOG_LEVEL: 'silent',
-  });
-  merged = mergedOpenApi(
-    platform.started.map((s) => ({
-      name: s.name,
-      url: `http://127.0.0.1:${SERVICES[s.name]?.port}`,
-      doc: s.openapi(),
-    })),
-  ) as Doc;
+  platform = await launch([], { ...process.env, ...throwawayEnv(dataDir), LOG_LEVEL: 'silent' });
+  merged = platformOpenApi(platform.started) as Doc;
 }, 120_000);
 afterAll(async () => {
   await platform?.close();

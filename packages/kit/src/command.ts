@@ -166,10 +166,15 @@ export interface CommandScope {
   now: Date;
 }
 
+/** What a route needs to run a command: the service's database and its clock. */
+export interface CommandSource {
+  database: { db: Db };
+  clock: () => Date;
+}
+
 /** Runs a route's command once per Idempotency-Key in one transaction and answers with its result. */
 export async function handleCommand<T>(
-  db: Db,
-  clock: () => Date,
+  source: CommandSource,
   req: FastifyRequest,
   reply: FastifyReply,
   work: (ctx: CommandScope) => Promise<T>,
@@ -177,9 +182,9 @@ export async function handleCommand<T>(
   opts: CommandOptions = {},
 ) {
   const principal = req.principal as Principal;
-  const now = clock();
+  const now = source.clock();
   const result = await runCommand(
-    { db, req, principal },
+    { db: source.database.db, req, principal },
     async (trx) => ({ status, data: await work({ trx, principal, now }) }),
     opts,
   );

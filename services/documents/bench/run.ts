@@ -7,6 +7,7 @@ import {
   GetLoadWorker,
   type LoadResult,
   median,
+  mergeRounds,
   quantile,
   round,
 } from '@platform/kit/testing';
@@ -51,16 +52,14 @@ const { log, row, goal } = run;
 
 /** Rounds of one side taken together: all requests over all their time. */
 const phase = (rounds: LoadResult[]) => {
-  const count = rounds.reduce((a, r) => a + r.count, 0);
-  const seconds = rounds.reduce((a, r) => a + r.seconds, 0);
-  const latencies = rounds.flatMap((r) => r.latenciesMs);
+  const all = mergeRounds(rounds);
   return {
-    requests: count,
-    seconds: round(seconds, 2),
-    requests_per_second: round(count / seconds, 1),
+    requests: all.count,
+    seconds: round(all.seconds, 2),
+    requests_per_second: round(all.perSecond, 1),
     per_round: rounds.map((r) => round(r.perSecond, 1)),
-    latency_ms: { p50: round(median(latencies)), p95: round(quantile(latencies, 0.95)) },
-    node_cpu_ms_per_request: round(rounds.reduce((a, r) => a + r.cpuMsPerOp * r.count, 0) / count, 3),
+    latency_ms: { p50: round(median(all.latenciesMs)), p95: round(quantile(all.latenciesMs, 0.95)) },
+    node_cpu_ms_per_request: round(all.cpuMsPerOp, 3),
   };
 };
 

@@ -1,7 +1,4 @@
-import type { CommandOptions } from '@platform/kit';
 import { type App, type BlobStorage, type Database, handleCommand, unavailable } from '@platform/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CommandCtx } from '../commands/context.ts';
 
 export interface RouteDeps {
   database: Database;
@@ -20,11 +17,4 @@ export function requireStorage(deps: RouteDeps): BlobStorage {
 }
 
 /** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
-export const command = <T>(
-  deps: RouteDeps,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  work: (ctx: CommandCtx) => Promise<T>,
-  status = 200,
-  opts: CommandOptions = {},
-) => handleCommand(deps.database.db, deps.clock, req, reply, work, status, opts);
+export const command = handleCommand;

@@ -1,5 +1,4 @@
-import { type App, type CommandScope, type Database, handleCommand, routeGuards } from '@platform/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type App, type Database, handleCommand, routeGuards } from '@platform/kit';
 import { type Action, can } from '../domain/permissions.ts';
 import type { GatewayIssuer } from '../oauth/gateway.ts';
 
@@ -13,10 +12,5 @@ export type RouteModule = (app: App, deps: RouteDeps) => void;
 
 export const { reader, commander } = routeGuards<Action>(can);
 
-export const command = <T>(
-  deps: RouteDeps,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  work: (ctx: CommandScope) => Promise<T>,
-  status = 200,
-) => handleCommand(deps.database.db, deps.clock, req, reply, work, status);
+/** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
+export const command = handleCommand;

@@ -1,6 +1,5 @@
 import { type App, type Database, forbidden, handleCommand, requireIdempotencyKey, unauthorized } from '@platform/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CommandCtx } from '../commands/context.ts';
+import type { FastifyRequest } from 'fastify';
 import { type CallerPolicy, type Decision, mayChange, mayRead, portalCaller } from '../domain/callers.ts';
 
 export interface RouteDeps {
@@ -36,10 +35,4 @@ export const portalReader = (deps: RouteDeps) => [
 ];
 
 /** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
-export const command = <T>(
-  deps: RouteDeps,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  work: (ctx: CommandCtx) => Promise<T>,
-  status = 200,
-) => handleCommand(deps.database.db, deps.clock, req, reply, work, status);
+export const command = handleCommand;
