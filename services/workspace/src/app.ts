@@ -1,0 +1,29 @@
+import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import type { RouteDeps } from './routes/deps.ts';
+import { projectRoutes } from './routes/projects.ts';
+
+export interface WorkspaceDeps {
+  database: Database;
+  authenticator: Authenticator;
+  /** The server clock; tests pass their own to stand at chosen instants. */
+  clock?: () => Date;
+  logLevel?: string;
+}
+
+/** Each area's routes; later areas (cases, handoffs, conversations, evidence, jobs) add theirs here. */
+const AREAS = [projectRoutes];
+
+export async function buildApp(deps: WorkspaceDeps) {
+  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()) };
+  return createServiceApp({
+    service: 'workspace',
+    title: 'Workspace',
+    description: 'Projects, tasks (items), goals with check-ins, saved views and change following',
+    database: deps.database,
+    authenticator: deps.authenticator,
+    logLevel: deps.logLevel,
+    routes: (app) => {
+      for (const routes of AREAS) routes(app, routeDeps);
+    },
+  });
+}

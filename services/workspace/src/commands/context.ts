@@ -1,0 +1,14 @@
+import type { CommandScope } from '@platform/kit';
+
+/** What a command runs with: the transaction, the caller, the command's clock reading, and X-Platform-As-Member. */
+export interface CommandCtx extends CommandScope {
+  /** X-Platform-As-Member: true — a platform admin acts only as their memberships allow. */
+  asMember: boolean;
+}
+
+export interface WhyValue {
+  code?: string;
+  detail?: string;
+}
+
+export const SERVICE = 'workspace';

@@ -1,0 +1,20 @@
+import { type Role, requireActiveProject, requireRole } from '../domain/roles.ts';
+import { type VisibleProject, visibleProject } from '../store/projects.ts';
+import type { CommandCtx } from './context.ts';
+
+/**
+ * The start of every command on a project: the project locked for this write (404 when the caller
+ * cannot see it), the caller's role checked (403 below `needed`), and, unless the command is
+ * the one that restores it, 409 project_archived on an archived project.
+ */
+export async function projectForWrite(
+  ctx: CommandCtx,
+  projectId: string,
+  needed: Role,
+  opts: { allowArchived?: boolean } = {},
+): Promise<VisibleProject & { role: Role }> {
+  const found = await visibleProject(ctx.trx, ctx.principal, ctx.asMember, projectId, { lock: true });
+  const role = requireRole(found.access, needed);
+  if (!opts.allowArchived) requireActiveProject(found.project);
+  return { ...found, role };
+}

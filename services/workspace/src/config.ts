@@ -1,0 +1,9 @@
+import { authConfig, commonConfig, loadConfig, port } from '@platform/kit';
+
+export const DEFAULT_PORT = 4104;
+
+/** Workspace's configuration: the common and authentication settings; fails fast naming a bad variable. */
+export const workspaceConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(env, { ...commonConfig(), ...authConfig(), PORT_WORKSPACE: port(DEFAULT_PORT) });
+
+export type WorkspaceConfig = ReturnType<typeof workspaceConfig>;

@@ -1,0 +1,150 @@
+import { type Db, iso, isoOrThrow } from '@platform/kit';
+import { sql } from 'kysely';
+import { isClosedCategory, LEGACY_KIND, statusView, type TaskType } from '../domain/workflows.ts';
+import type { Task } from '../schemas/tasks.ts';
+
+export const TASK_COLUMNS = [
+  'id',
+  'project_id',
+  'type',
+  'title',
+  'body',
+  'status_id',
+  'category',
+  'status_changed_at',
+  'rank',
+  'version',
+  'assignee',
+  'target_date',
+  'goal_id',
+  'origin',
+  'fields',
+  'links',
+  'resolution',
+  'resolved_at',
+  'resolved_by',
+  'archived',
+  'archived_at',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+
+const SOURCE = { human: 'human', agent: 'summarizer', template: 'template' } as const;
+
+const dateOnly = (v: unknown): string | null => {
+  if (v == null) return null;
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  return String(v).slice(0, 10);
+};
+
+const json = <T>(v: unknown, fallback: T): T => {
+  if (v == null) return fallback;
+  return (typeof v === 'string' ? JSON.parse(v) : v) as T;
+};
+
+/** A task row as reads show it, with the legacy kind, state and source derived from type, category and origin. */
+export function toTask(r: Record<string, unknown>): Task {
+  const type = r.type as TaskType;
+  const origin = r.origin as Task['origin'];
+  const category = r.category as string;
+  return {
+    id: r.id as string,
+    project_id: r.project_id as string,
+    type,
+    kind: LEGACY_KIND[type] ?? 'task',
+    title: r.title as string,
+    body: r.body as string,
+    status: statusView(r.status_id as string, category),
+    status_id: r.status_id as string,
+    state: isClosedCategory(category) ? 'resolved' : 'open',
+    status_changed_at: isoOrThrow(r.status_changed_at as Date),
+    rank: Number(r.rank),
+    version: Number(r.version),
+    assignee: (r.assignee as string | null) ?? null,
+    target_date: dateOnly(r.target_date),
+    goal_id: (r.goal_id as string | null) ?? null,
+    origin,
+    source: SOURCE[origin] ?? 'human',
+    fields: json(r.fields, {}),
+    links: json(r.links, []),
+    resolution: (r.resolution as string | null) ?? null,
+    resolved_at: iso(r.resolved_at as Date | null),
+    resolved_by: (r.resolved_by as string | null) ?? null,
+    archived: Boolean(r.archived),
+    archived_at: iso(r.archived_at as Date | null),
+    created_by: r.created_by as string,
+    created_at: isoOrThrow(r.created_at as Date),
+    updated_at: isoOrThrow(r.updated_at as Date),
+  };
+}
+
+export interface NewTask {
+  id: string;
+  project_id: string;
+  type: TaskType;
+  title: string;
+  body: string;
+  status_id: string;
+  category: string;
+  rank: number;
+  assignee: string | null;
+  target_date: string | null;
+  goal_id: string | null;
+  origin: Task['origin'];
+  fields: Record<string, string>;
+  links: Task['links'];
+  resolution: string | null;
+  created_by: string;
+}
+
+/** Inserts a task at version 1 with its first version row; resolved_* set when it starts closed. */
+export async function insertTask(trx: Db, t: NewTask, changeSeq: number, now: Date): Promise<Task> {
+  const closed = isClosedCategory(t.category);
+  const row = await trx
+    .insertInto('tasks')
+    .values({
+      ...t,
+      fields: JSON.stringify(t.fields),
+      links: JSON.stringify(t.links),
+      status_changed_at: now,
+      version: 1,
+      resolved_at: closed ? now : null,
+      resolved_by: closed ? t.created_by : null,
+      created_at: now,
+      updated_at: now,
+      change_seq: changeSeq,
+    })
+    .returning(TASK_COLUMNS)
+    .executeTakeFirstOrThrow();
+  await insertVersion(trx, row, t.created_by, now);
+  return toTask(row);
+}
+
+/** Records the task's current content as a version row. */
+export async function insertVersion(trx: Db, row: Record<string, unknown>, author: string, now: Date) {
+  await trx
+    .insertInto('task_versions')
+    .values({
+      task_id: row.id,
+      version: row.version,
+      type: row.type,
+      title: row.title,
+      body: row.body,
+      fields: typeof row.fields === 'string' ? row.fields : JSON.stringify(row.fields ?? {}),
+      links: typeof row.links === 'string' ? row.links : JSON.stringify(row.links ?? []),
+      resolution: row.resolution ?? null,
+      author,
+      created_at: now,
+    })
+    .execute();
+}
+
+/** The rank a new top task gets: 1024 above the current top (0 in an empty project). */
+export async function topRank(trx: Db, projectId: string): Promise<number> {
+  const r = await sql<{
+    min: string | null;
+  }>`SELECT min(rank) AS min FROM tasks WHERE project_id = ${projectId}`.execute(trx);
+  const min = r.rows[0]?.min;
+  return min == null ? 0 : Number(min) - 1024;
+}

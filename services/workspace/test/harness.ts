@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { type App, chain, DevPrincipals, devFid, devHeaderAuthenticator } from '@platform/kit';
+import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
+import { buildApp } from '../src/app.ts';
+import type { Role } from '../src/domain/roles.ts';
+import { MIGRATIONS } from '../src/migrations.ts';
+import type { Project } from '../src/schemas/projects.ts';
+import type { Task } from '../src/schemas/tasks.ts';
+import { changeCounters, upsertMember } from '../src/store/projects.ts';
+
+/** A platform admin of config/dev-principals.json; every other email is a person with no grants. */
+export const ADMIN = 'admin@dev.local';
+export const OWNER = 'owner@ws.test';
+export const EDITOR = 'editor@ws.test';
+export const VIEWER = 'viewer@ws.test';
+export const OUTSIDER = 'outsider@ws.test';
+/** A person's FID, as the dev header gives it (DECISIONS item 3). */
+export const fid = devFid;
+
+export const tag = () => randomUUID().slice(0, 8);
+
+/**
+ * How a request proves who it is: an email (the dev header), {headers} for exactly these
+ * headers, or null for nothing.
+ */
+export type As = string | { headers: Record<string, string> } | null;
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * One workspace app per test file on a fresh database, with the dev-header authenticator and a
+ * clock the test sets. `call` sends a request as someone; commands get a fresh Idempotency-Key
+ * unless given one (null sends none).
+ */
+export async function harness(opts: { now?: string } = {}) {
+  const database = await testDatabase('workspace', MIGRATIONS);
+  let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');
+  const app = await buildApp({
+    database,
+    authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),
+    clock: () => now,
+    logLevel: 'silent',
+  });
+  await app.ready();
+
+  const headersFor = (as: As): Record<string, string> => {
+    if (as === null) return {};
+    if (typeof as === 'string') return { 'x-dev-principal': as };
+    return as.headers;
+  };
+
+  const call = (
+    method: Method,
+    url: string,
+    as: As,
+    body?: unknown,
+    key: string | null = method === 'GET' ? null : randomUUID(),
+  ) => injectJson(app as App, method as 'GET', url, { headers: headersFor(as), body, key });
+
+  const expectStatus = (what: string, r: { status: number; body: unknown }, status: number) => {
+    if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  };
+
+  const h = {
+    app: app as App,
+    database,
+    db: database.db,
+    call,
+    expectStatus,
+    setNow: (isoTime: string) => {
+      now = new Date(isoTime);
+    },
+    now: () => now,
+    /** A project created by `owner` (OWNER by default); the name gets a unique tag unless given. */
+    async project(input: Record<string, unknown> = {}, owner: string = OWNER): Promise<Project> {
+      const r = await call('POST', '/v1/projects', owner, { data: { name: `Project ${tag()}`, ...input } });
+      expectStatus('project', r, 201);
+      return r.data as Project;
+    },
+    /** Makes `email` a member with `role` (test set-up; the members routes have their own tests). */
+    async member(projectId: string, email: string, role: Role) {
+      await upsertMember(database.db, projectId, fid(email), role, 'test', now);
+    },
+    /** A project with an owner, an editor and a viewer. */
+    async team(input: Record<string, unknown> = {}) {
+      const p = await h.project(input);
+      await h.member(p.id, EDITOR, 'editor');
+      await h.member(p.id, VIEWER, 'viewer');
+      return p;
+    },
+    /** A task added by `as` (EDITOR by default); the title gets a unique tag unless given. */
+    async task(projectId: string, data: Record<string, unknown> = {}, as: string = EDITOR): Promise<Task> {
+      const r = await call('POST', `/v1/projects/${projectId}/items`, as, {
+        data: { title: `Task ${tag()}`, ...data },
+      });
+      expectStatus('task', r, 201);
+      return r.data as Task;
+    },
+    /** The project's latest change number. */
+    seq: async (projectId: string) => (await changeCounters(database.db, projectId)).seq,
+    /** Rows of the outbox, oldest first: what commands committed for publishing. */
+    events: (type?: string) => outboxEvents(database.db, type),
+    count: (table: string) => rowCount(database.db, table),
+    counts: () =>
+      rowCounts(database.db, [
+        'projects',
+        'project_members',
+        'join_requests',
+        'project_templates',
+        'tasks',
+        'task_versions',
+        'task_changes',
+        'goals',
+        'goal_checkins',
+        'saved_views',
+        'notifications',
+        'activity',
+        'outbox',
+        'idempotency_keys',
+      ]),
+    async close_() {
+      await app.close();
+      await database.drop();
+    },
+  };
+  return h;
+}
+
+export type Harness = Awaited<ReturnType<typeof harness>>;
