@@ -1,6 +1,14 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { changeRoutes } from './routes/changes.ts';
 import type { RouteDeps } from './routes/deps.ts';
+import { goalRoutes } from './routes/goals.ts';
+import { itemEditRoutes } from './routes/item-edits.ts';
+import { itemTypeRoutes } from './routes/item-types.ts';
+import { itemRoutes } from './routes/items.ts';
+import { memberRoutes } from './routes/members.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { viewRoutes } from './routes/views.ts';
 
 export interface WorkspaceDeps {
   database: Database;
@@ -11,7 +19,17 @@ export interface WorkspaceDeps {
 }
 
 /** Each area's routes; later areas (cases, handoffs, conversations, evidence, jobs) add theirs here. */
-const AREAS = [projectRoutes];
+const AREAS = [
+  projectRoutes,
+  templateRoutes,
+  memberRoutes,
+  itemTypeRoutes,
+  itemRoutes,
+  itemEditRoutes,
+  goalRoutes,
+  viewRoutes,
+  changeRoutes,
+];
 
 export async function buildApp(deps: WorkspaceDeps) {
   const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()) };
