@@ -40,7 +40,14 @@ export interface ServiceAppOptions {
    * Default: the platform bearer token and the local dev header. Empty: an open service.
    */
   security?: readonly SecuritySchemeName[];
+  /** Serve the interactive docs at /api-docs (default on; spec 2 puts them behind SWAGGER_ON). */
+  apiDocs?: boolean;
 }
+
+const ROUTE_TABLES = new WeakMap<object, string[]>();
+
+/** Every route the app registered, as "METHOD /path" (Fastify's own HEAD twins left out): tests compare it with the OpenAPI document. */
+export const registeredRoutes = (app: object): readonly string[] => ROUTE_TABLES.get(app) ?? [];
 
 /** Every proof a platform service may accept, as OpenAPI security schemes. */
 export const SECURITY_SCHEMES = {
@@ -129,7 +136,10 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
   app.addHook('preHandler', normaliseInput);
 
   // Every route documents the enveloped error bodies it can answer with.
+  const table: string[] = [];
+  ROUTE_TABLES.set(app, table);
   app.addHook('onRoute', (route) => {
+    for (const m of [route.method].flat()) if (m !== 'HEAD') table.push(`${m} ${route.url}`);
     route.schema = route.schema ?? {};
     const schema = route.schema as Record<string, unknown>;
     if ((schema as { hide?: boolean }).hide) return;
@@ -192,7 +202,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _b, _f, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/api-docs' });
+  const apiDocs = opts.apiDocs ?? true;
+  if (apiDocs) await app.register(swaggerUi, { routePrefix: '/api-docs' });
 
   const Discovery = Type.Object({
     service: Type.String(),
@@ -213,7 +224,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
         description: opts.description,
         version: opts.version ?? '1.0.0',
         links: {
-          api_docs: '/api-docs',
+          ...(apiDocs ? { api_docs: '/api-docs' } : {}),
           openapi_json: '/openapi.json',
           openapi_yaml: '/openapi.yaml',
           healthz: '/healthz',

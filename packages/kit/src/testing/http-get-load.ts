@@ -13,6 +13,8 @@ export interface GetLoadOptions {
   count: number;
   /** Every answer must be a 200 list with exactly this many items; without it, with at least one. */
   expectItems?: number;
+  /** Where the list is inside payload.data when the answer is an object (e.g. 'items'); default: data itself. */
+  itemsAt?: string;
 }
 
 export type LoadResult = Awaited<ReturnType<typeof closedLoop>>;
@@ -24,8 +26,9 @@ export async function httpGetLoad(o: GetLoadOptions): Promise<LoadResult> {
   const one = async () => {
     const path = o.paths[n++ % o.paths.length] as string;
     const res = await pool.request({ method: 'GET', path, headers: o.headers });
-    const json = (await res.body.json()) as { payload: { data?: unknown[] } };
-    const items = json.payload.data;
+    const json = (await res.body.json()) as { payload: { data?: unknown } };
+    const data = json.payload.data as Record<string, unknown> | unknown[] | undefined;
+    const items = o.itemsAt === undefined ? data : (data as Record<string, unknown> | undefined)?.[o.itemsAt];
     const ok =
       res.statusCode === 200 &&
       Array.isArray(items) &&

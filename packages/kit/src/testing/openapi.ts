@@ -18,7 +18,8 @@ export function routesMissingSchemas(doc: { paths: Record<string, Record<string,
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const success = Object.entries(op.responses ?? {}).filter(([s]) => s.startsWith('2'));
-      if (success.length === 0 || success.some(([, r]) => !r.content))
+      // 204 No Content is the one success that has no body to describe.
+      if (success.length === 0 || success.some(([s, r]) => !r.content && s !== '204'))
         missing.push(`${method.toUpperCase()} ${path}: response`);
       if (['post', 'put', 'patch'].includes(method) && !op.requestBody)
         missing.push(`${method.toUpperCase()} ${path}: request`);
