@@ -1,3 +1,86 @@
-import type { RouteModule } from './deps.ts';
+import { Envelope } from '@platform/kit';
+import { Type } from '@sinclair/typebox';
+import { TASK_TYPES, TYPE_DESCRIPTORS, WORKFLOW_DEFS } from '../domain/workflows.ts';
+import { AsMemberHeaders, ProjectParams } from '../schemas/common.ts';
+import { CategoryName, LegacyKindName, TaskTypeName } from '../schemas/tasks.ts';
+import { type RouteModule, readableProject, reader } from './deps.ts';
 
-export const itemTypeRoutes: RouteModule = (_app, _deps) => {};
+const tags = ['items'];
+
+const TypeField = Type.Object({
+  key: Type.String(),
+  label: Type.String(),
+  placeholder: Type.String(),
+  required: Type.Literal(false),
+});
+
+/** How a client shows a type: hints for the title and body, and the few fields the body cannot hold. */
+export const TypeDescriptor = Type.Object({
+  type: TaskTypeName,
+  kind: LegacyKindName,
+  name: Type.String(),
+  title_hint: Type.String(),
+  body_label: Type.String(),
+  body_hint: Type.String(),
+  fields: Type.Array(TypeField, {
+    description: 'Only what the body cannot hold (today the answer to a question); all optional',
+  }),
+});
+
+export const StatusDescriptor = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  category: CategoryName,
+  description: Type.String({ description: 'One line' }),
+});
+
+export const itemTypeRoutes: RouteModule = (app, deps) => {
+  app.get(
+    '/v1/item-types',
+    {
+      preValidation: reader('use'),
+      schema: {
+        tags,
+        summary: 'All company-wide task types in picker order, with their descriptors',
+        response: { 200: Envelope(Type.Array(TypeDescriptor)) },
+      },
+    },
+    async (_req, reply) => reply.envelope(TASK_TYPES.map((t) => TYPE_DESCRIPTORS[t])),
+  );
+
+  app.get(
+    '/v1/projects/:id/item-types',
+    {
+      preValidation: reader('use'),
+      schema: {
+        tags,
+        summary: "The types the project's workflow offers, in picker order",
+        headers: AsMemberHeaders,
+        params: ProjectParams,
+        response: { 200: Envelope(Type.Array(TypeDescriptor)) },
+      },
+    },
+    async (req, reply) => {
+      const { project } = await readableProject(deps, req, req.params.id);
+      return reply.envelope(WORKFLOW_DEFS[project.workflow].types.map((t) => TYPE_DESCRIPTORS[t]));
+    },
+  );
+
+  app.get(
+    '/v1/projects/:id/statuses',
+    {
+      preValidation: reader('use'),
+      schema: {
+        tags,
+        summary: "The statuses the project's workflow offers, in picker order, each with a one-line description",
+        headers: AsMemberHeaders,
+        params: ProjectParams,
+        response: { 200: Envelope(Type.Array(StatusDescriptor)) },
+      },
+    },
+    async (req, reply) => {
+      const { project } = await readableProject(deps, req, req.params.id);
+      return reply.envelope([...WORKFLOW_DEFS[project.workflow].statuses]);
+    },
+  );
+};

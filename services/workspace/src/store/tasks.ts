@@ -148,3 +148,36 @@ export async function topRank(trx: Db, projectId: string): Promise<number> {
   const min = r.rows[0]?.min;
   return min == null ? 0 : Number(min) - 1024;
 }
+
+/** Whether the principal is a member of the project (any role): only members may own tasks. */
+export async function isProjectMember(db: Db, projectId: string, principalId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('project_members')
+    .select('role')
+    .where('project_id', '=', projectId)
+    .where('principal_id', '=', principalId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the goal exists on this project (a goal on another project does not count). */
+export async function isGoalOnProject(db: Db, projectId: string, goalId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('goals')
+    .select('id')
+    .where('id', '=', goalId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** One task of the project (archived included), or undefined when it is not on that project. */
+export async function findTask(db: Db, projectId: string, taskId: string): Promise<Task | undefined> {
+  const row = await db
+    .selectFrom('tasks')
+    .select(TASK_COLUMNS)
+    .where('id', '=', taskId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row ? toTask(row) : undefined;
+}
