@@ -1,4 +1,6 @@
 import { emit, unprocessable, uuidv7 } from '@platform/kit';
+import { trimmedName } from '../domain/projects.ts';
+import { itemCreated } from '../domain/task-events.ts';
 import { defaultStatus, offersType } from '../domain/workflows.ts';
 import type { ProjectInput } from '../schemas/projects.ts';
 import { insertProject, takeChangeNumber, upsertMember } from '../store/projects.ts';
@@ -8,13 +10,7 @@ import { findTemplate } from '../store/templates.ts';
 import { type CommandCtx, SERVICE } from './context.ts';
 
 /** Trimmed; 1 to 200 characters. */
-export function projectName(raw: string): string {
-  const name = raw.trim();
-  if (name.length < 1 || name.length > 200) {
-    throw unprocessable('invalid_name', 'The project name must be 1 to 200 characters after trimming', 'data/name');
-  }
-  return name;
-}
+export const projectName = (raw: string) => trimmedName(raw);
 
 /**
  * Any signed-in person creates a project and becomes its owner. The workflow comes from
@@ -85,17 +81,7 @@ export async function createProject(ctx: CommandCtx, input: ProjectInput) {
         type: 'project.created',
         data: { projectId: project.id, workflow, templateId: project.template_id, actor: principal.id },
       },
-      ...created.map((t) => ({
-        type: 'project.item_created',
-        data: {
-          projectId: project.id,
-          itemId: t.id,
-          type: t.type,
-          category: t.status.category,
-          origin: t.origin,
-          actor: principal.id,
-        },
-      })),
+      ...created.map((t) => itemCreated(t, { actor: principal.id })),
     ],
     now,
   );

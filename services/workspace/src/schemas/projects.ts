@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { STATUS_ACTIONS } from '../domain/projects.ts';
 import { ROLES } from '../domain/roles.ts';
 import { WORKFLOWS } from '../domain/workflows.ts';
 import { PrincipalId, Timestamp, Uuid } from './common.ts';
@@ -47,3 +48,40 @@ export const ProjectInput = Type.Object(
   { additionalProperties: false },
 );
 export type ProjectInput = Static<typeof ProjectInput>;
+
+/** PATCH /v1/projects/{id}: owners; workflow is set once at creation, so sending it is 422 (unknown property). */
+export const ProjectPatch = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Text),
+    instructions: Type.Optional(Text),
+    checkin_weekday: Type.Optional(CheckinWeekday),
+    goals: Type.Optional(Type.String({ maxLength: 20_000, description: 'Legacy free-text goals (older clients)' })),
+  },
+  { additionalProperties: false },
+);
+export type ProjectPatch = Static<typeof ProjectPatch>;
+
+export const StatusActionName = Type.Union(
+  STATUS_ACTIONS.map((a) => Type.Literal(a)),
+  {
+    description:
+      'archive / restore (status), withdraw_from_knowledge / contribute_to_knowledge (contributes_to_knowledge), legal_hold / release_legal_hold (legal_hold)',
+  },
+);
+
+export const StatusInput = Type.Object({ action: StatusActionName }, { additionalProperties: false });
+export type StatusInput = Static<typeof StatusInput>;
+
+/** A project as the gallery shows it to any signed-in person: what it is, not what it holds. */
+export const GalleryProject = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  description: Type.String(),
+  workflow: WorkflowName,
+  member_count: Type.Integer(),
+  role: Type.Union([Type.Null(), RoleName], { description: "The caller's membership role; null when not a member" }),
+  join_request_pending: Type.Boolean({ description: 'Whether the caller has a pending join request' }),
+  created_at: Timestamp,
+});
+export type GalleryProject = Static<typeof GalleryProject>;

@@ -1,4 +1,5 @@
-import { type Db, isoOrThrow } from '@platform/kit';
+import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
+import { sql } from 'kysely';
 import type { TaskType, Workflow } from '../domain/workflows.ts';
 
 export interface StarterTask {
@@ -43,4 +44,39 @@ export const toTemplate = (r: Record<string, unknown>): TemplateRow => ({
 export async function findTemplate(db: Db, id: string): Promise<TemplateRow | undefined> {
   const row = await db.selectFrom('project_templates').select(TEMPLATE_COLUMNS).where('id', '=', id).executeTakeFirst();
   return row ? toTemplate(row) : undefined;
+}
+
+/** Built-in templates first, then saved ones in the order they were saved. */
+export async function listTemplates(db: Db, page: PageRequest): Promise<{ items: TemplateRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('project_templates')
+      .select(TEMPLATE_COLUMNS)
+      .orderBy('builtin', 'desc')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .execute(),
+    db.selectFrom('project_templates').select(sql<string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(toTemplate), total: Number(count?.n ?? 0) };
+}
+
+export interface NewTemplate {
+  id: string;
+  name: string;
+  description: string;
+  workflow: Workflow;
+  starter_tasks: StarterTask[];
+  created_by: string;
+}
+
+export async function insertTemplate(trx: Db, t: NewTemplate, now: Date): Promise<TemplateRow> {
+  const row = await trx
+    .insertInto('project_templates')
+    .values({ ...t, builtin: false, starter_tasks: JSON.stringify(t.starter_tasks), created_at: now })
+    .returning(TEMPLATE_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toTemplate(row);
 }
