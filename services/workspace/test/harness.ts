@@ -4,6 +4,7 @@ import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@pl
 import { buildApp } from '../src/app.ts';
 import type { Role } from '../src/domain/roles.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { Checkin, Goal } from '../src/schemas/goals.ts';
 import type { Project } from '../src/schemas/projects.ts';
 import type { Task } from '../src/schemas/tasks.ts';
 import { changeCounters, upsertMember } from '../src/store/projects.ts';
@@ -121,6 +122,22 @@ export async function harness(opts: { now?: string } = {}) {
     async close_() {
       await app.close();
       await database.drop();
+    },
+    /** A goal added by `as` (OWNER by default); the title gets a unique tag unless given. */
+    async goal(projectId: string, data: Record<string, unknown> = {}, as: string = OWNER): Promise<Goal> {
+      const r = await call('POST', `/v1/projects/${projectId}/goals`, as, {
+        data: { title: `Goal ${tag()}`, ...data },
+      });
+      expectStatus('goal', r, 201);
+      return r.data as Goal;
+    },
+    /** A check-in on a goal by `as` (OWNER by default): on_track with a short note unless given. */
+    async checkin(projectId: string, goalId: string, data: Record<string, unknown> = {}, as: string = OWNER) {
+      const r = await call('POST', `/v1/projects/${projectId}/goals/${goalId}/checkins`, as, {
+        data: { status: 'on_track', note: 'Moving along', ...data },
+      });
+      expectStatus('checkin', r, 201);
+      return r.data as Checkin;
     },
   };
   return h;
