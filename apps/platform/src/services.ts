@@ -4,6 +4,7 @@ import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from 
 import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
 import type { Bus, SharedPglite } from '@platform/kit';
 import { startVendors, DEFAULT_PORT as VENDORS_PORT, vendorsConfig } from '@platform/vendors';
+import { startWorkspace, DEFAULT_PORT as WORKSPACE_PORT, workspaceConfig } from '@platform/workspace';
 import { localBlobStorage } from './local-storage.ts';
 
 export interface Shared {
@@ -76,6 +77,15 @@ export const SERVICES: Record<string, ServiceEntry> = {
         await storage.close();
         throw e;
       }
+    },
+  },
+  workspace: {
+    port: WORKSPACE_PORT,
+    // Platform bearer tokens are verified against identity's keys and grants are read from it.
+    needs: ['identity'],
+    start: async (env, shared) => {
+      const s = await startWorkspace(workspaceConfig(env), shared);
+      return { name: 'workspace', url: s.url, openapi: () => s.app.swagger(), close: s.close };
     },
   },
 };

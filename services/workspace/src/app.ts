@@ -16,6 +16,8 @@ export interface WorkspaceDeps {
   /** The server clock; tests pass their own to stand at chosen instants. */
   clock?: () => Date;
   logLevel?: string;
+  /** SWAGGER_ON: serve the interactive docs at /api-docs. */
+  swaggerOn?: boolean;
 }
 
 /** Each area's routes; later areas (cases, handoffs, conversations, evidence, jobs) add theirs here. */
@@ -40,6 +42,7 @@ export async function buildApp(deps: WorkspaceDeps) {
     database: deps.database,
     authenticator: deps.authenticator,
     logLevel: deps.logLevel,
+    apiDocs: deps.swaggerOn ?? false,
     routes: (app) => {
       for (const routes of AREAS) routes(app, routeDeps);
     },

@@ -15,6 +15,7 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     database: runtime.database,
     authenticator: runtime.authenticator,
     logLevel: config.LOG_LEVEL,
+    swaggerOn: config.SWAGGER_ON,
   });
   return { ...(await serve(app, runtime, { port: config.PORT_WORKSPACE, host: config.HOST })) };
 }

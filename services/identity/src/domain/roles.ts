@@ -1,4 +1,5 @@
 import { policy as accountingPolicy } from '@platform/accounting/policy';
+import { policy as workspacePolicy } from '@platform/workspace/policy';
 import type { Grant, Principal, Rule } from '@platform/kit';
 import { policy as identityPolicy } from './permissions.ts';
 
@@ -10,6 +11,7 @@ import { policy as identityPolicy } from './permissions.ts';
 const POLICIES: Record<string, Record<string, Rule>> = {
   identity: identityPolicy,
   accounting: accountingPolicy,
+  workspace: workspacePolicy,
 };
 
 export const ROLES: Record<string, string> = {
