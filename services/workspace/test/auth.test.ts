@@ -69,7 +69,11 @@ afterAll(async () => {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const create = (headers: Record<string, string>) =>
-  injectJson(app, 'POST', '/v1/projects', { headers, body: { data: { name: `P ${randomUUID()}` } }, key: randomUUID() });
+  injectJson(app, 'POST', '/v1/projects', {
+    headers,
+    body: { data: { name: `P ${randomUUID()}` } },
+    key: randomUUID(),
+  });
 
 describe('authentication', () => {
   it('WS-592 a /v1 route called without sign-in is 401', async () => {

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '@platform/kit';
+import {
+  type BenchKind,
+  BenchRun,
+  benchDatabase,
+  benchEnv,
+  closedLoop,
+  GetLoadWorker,
+  type LoadResult,
+  median,
+  mergeRounds,
+  quantile,
+  round,
+} from '@platform/kit/testing';
+import { sql } from 'kysely';
+import { MIGRATIONS } from '../src/migrations.ts';
+import { changesSince } from '../src/store/changes.ts';
+import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
+import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
+
+/**
+ * The workspace benchmark: `npm run bench -w services/workspace`.
+ *
+ * 1. GET /v1/projects/{id}/changes?since= with 50 tasks changed (by real moves through the API),
+ *    on a project of 100,000 tasks against one of 1,000 (goal: p50 latency ratio <= 1.5 — the cost
+ *    follows the changes, not the size of the project).
+ * 2. Task create and move throughput over HTTP (idempotency record, project lock, change number,
+ *    version row, outbox event, one transaction each) against the bare SQL writes of the same rows
+ *    through the same driver (informational ratio).
+ * 3. A list of 500 tasks with filters over HTTP against the raw SQL of the same statements
+ *    (page and total) through the same driver (goal: ratio >= 0.5).
+ *
+ * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
+ * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
+ * PostgreSQL when DATABASE_URL is set. Writes bench/results/workspace.json.
+ *
+ * Knobs: BENCH_LARGE (100000), BENCH_SMALL (1000), BENCH_CLIENTS (8), BENCH_COUNT (requests per
+ * side and case, 600), BENCH_WRITES (writes per side, 400), BENCH_ROUNDS (3), BENCH_WARMUP_MS (1000),
+ * BENCH_STRICT=1 (exit 1 when a goal is missed).
+ */
+
+const { num } = benchEnv;
+const LARGE = num('BENCH_LARGE', 100_000);
+const SMALL = num('BENCH_SMALL', 1_000);
+const CLIENTS = num('BENCH_CLIENTS', 8);
+const COUNT = num('BENCH_COUNT', 600);
+const WRITES = num('BENCH_WRITES', 400);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const WARMUP_MS = num('BENCH_WARMUP_MS', 1_000);
+const CHANGED = 50;
+const LIST_PAGE = { page: 1, pageSize: 500 };
+const GOAL_FEED_GROWTH_MAX = 1.5;
+const GOAL_LIST_RATIO_MIN = 0.5;
+
+const run = new BenchRun('workspace');
+const { log, goal, row } = run;
+
+const summary = (r: LoadResult) => ({
+  requests: r.count,
+  seconds: round(r.seconds, 3),
+  per_second: round(r.perSecond, 1),
+  latency_ms: {
+    p50: round(median(r.latenciesMs)),
+    p95: round(quantile(r.latenciesMs, 0.95)),
+    p99: round(quantile(r.latenciesMs, 0.99)),
+  },
+});
+
+/** EXPLAIN of the change feed's statement: which index the changed tasks come from. */
+async function explainFeed(db: Db, projectId: string, since: number) {
+  const r = await sql<Record<string, string>>`EXPLAIN (COSTS OFF)
+    SELECT * FROM tasks WHERE project_id = ${projectId} AND change_seq > ${since}::bigint
+    ORDER BY change_seq, id LIMIT 501`.execute(db);
+  const plan = r.rows.map((x) => Object.values(x)[0] as string);
+  return { plan, index_used: plan.join('\n').includes('tasks_project_change') };
+}
+
+async function runKind(kind: BenchKind) {
+  const bench = await benchDatabase('workspace', MIGRATIONS, kind);
+  const db = bench.database.db;
+  const server = await startServer(bench.database);
+  const worker = new GetLoadWorker();
+  const out: Record<string, unknown> = {};
+  run.section(kind);
+  try {
+    const project = async (name: string) =>
+      (await server.request('POST', '/v1/projects', { data: { name } }, 201)).id as string;
+    const small = await project('Small');
+    const large = await project('Large');
+    const t0 = performance.now();
+    await seedTasks(db, small, SMALL);
+    await seedTasks(db, large, LARGE);
+    // As autovacuum would after a bulk load (PGlite has none): visibility map and statistics.
+    await sql`VACUUM ANALYZE tasks`.execute(db);
+    log(`${kind}: ${SMALL} + ${LARGE} tasks seeded (${round((performance.now() - t0) / 1000, 1)} s)`);
+
+    // 1. The change feed: 50 tasks changed by real moves to another status.
+    const feed: Record<string, unknown> = {};
+    const since: Record<string, number> = {};
+    for (const [name, id, size] of [
+      ['small', small, SMALL],
+      ['large', large, LARGE],
+    ] as const) {
+      since[name] = Number((await server.request('GET', `/v1/projects/${id}/changes`)).seq);
+      const ids = await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${id} AND status_id <> 'in_progress'
+        ORDER BY rank LIMIT ${CHANGED}`.execute(db);
+      for (const t of ids.rows) {
+        await server.request('POST', `/v1/projects/${id}/items/${t.id}/move`, { data: { status_id: 'in_progress' } });
+      }
+      const check = await changesSince(db, id, BigInt(since[name] as number));
+      if (check.items.length !== CHANGED) throw new Error(`${name}: ${check.items.length} changed, not ${CHANGED}`);
+      feed[`${name}_tasks`] = size;
+    }
+    const feedRounds: Record<string, LoadResult[]> = { small: [], large: [] };
+    const perRound = Math.ceil(COUNT / ROUNDS);
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [name, id] of [
+        ['small', small],
+        ['large', large],
+      ] as const) {
+        feedRounds[name]?.push(
+          await worker.run({
+            url: server.url,
+            paths: [`/v1/projects/${id}/changes?since=${since[name]}`],
+            headers: server.headers,
+            clients: CLIENTS,
+            warmupMs: i === 0 ? WARMUP_MS : 0,
+            count: perRound,
+            expectItems: CHANGED,
+            itemsAt: 'items',
+          }),
+        );
+      }
+    }
+    const fs = summary(mergeRounds(feedRounds.small as LoadResult[]));
+    const fl = summary(mergeRounds(feedRounds.large as LoadResult[]));
+    const growth = median(
+      (feedRounds.large as LoadResult[]).map(
+        (r, i) => median(r.latenciesMs) / median((feedRounds.small as LoadResult[])[i]?.latenciesMs ?? [1]),
+      ),
+    );
+    const plan = await explainFeed(db, large, since.large as number);
+    out.change_feed = {
+      ...feed,
+      changed: CHANGED,
+      small: fs,
+      large: fl,
+      p50_ratio_large_to_small: round(growth),
+      plan,
+    };
+    row(`GET /changes?since= p50, ${SMALL} tasks`, `${fs.latency_ms.p50} ms`);
+    row(`GET /changes?since= p50, ${LARGE} tasks`, `${fl.latency_ms.p50} ms`);
+    row(
+      `  ratio ${LARGE} / ${SMALL} (50 changed each)`,
+      `${round(growth)}`,
+      `<= ${GOAL_FEED_GROWTH_MAX}`,
+      goal('change feed flat in project size', growth <= GOAL_FEED_GROWTH_MAX),
+    );
+    row('  feed reads the index tasks_project_change', String(plan.index_used));
+
+    // 2. Writes: create and move over HTTP against the bare SQL of the same rows.
+    const writes: Record<string, unknown> = {};
+    const target = await project('Writes');
+    await seedTasks(db, target, SMALL);
+    await sql`ANALYZE tasks`.execute(db);
+    const taskIds = (await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${target}`.execute(db)).rows.map(
+      (r) => r.id,
+    );
+    const pickTask = () => taskIds[Math.floor(Math.random() * taskIds.length)] as string;
+    const rawCreate = async () => {
+      await db.transaction().execute(async (trx) => {
+        const seq = await sql<{ s: string }>`UPDATE projects SET change_seq = change_seq + 1 WHERE id = ${target}
+          RETURNING change_seq AS s`.execute(trx);
+        const id = randomUUID();
+        await sql`INSERT INTO tasks (id, project_id, type, title, status_id, category, status_changed_at, rank,
+            created_by, created_at, updated_at, change_seq)
+          VALUES (${id}, ${target}, 'task', 'Raw', 'triage', 'backlog', now(),
+            (SELECT coalesce(min(rank), 0) - 1024 FROM tasks WHERE project_id = ${target}), ${BENCH_OWNER}, now(), now(),
+            ${seq.rows[0]?.s})`.execute(trx);
+        await sql`INSERT INTO task_versions (task_id, version, type, title, body, fields, links, author, created_at)
+          VALUES (${id}, 1, 'task', 'Raw', '', '{}', '[]', ${BENCH_OWNER}, now())`.execute(trx);
+      });
+    };
+    const rawMove = async () => {
+      await db.transaction().execute(async (trx) => {
+        const seq = await sql<{ s: string }>`UPDATE projects SET change_seq = change_seq + 1 WHERE id = ${target}
+          RETURNING change_seq AS s`.execute(trx);
+        await sql`UPDATE tasks SET status_id = 'todo', category = 'unstarted', status_changed_at = now(),
+            updated_at = now(), change_seq = ${seq.rows[0]?.s} WHERE id = ${pickTask()}`.execute(trx);
+      });
+    };
+    const httpCreate = () =>
+      server.request('POST', `/v1/projects/${target}/items`, { data: { title: 'Bench task', type: 'task' } }, 201);
+    const httpMove = async () => {
+      const [a, b] = await neighbours(db, target);
+      await server.request('POST', `/v1/projects/${target}/items/${pickTask()}/move`, {
+        data: { status_id: 'in_progress', after_id: a, before_id: b },
+      });
+    };
+    for (const [name, http, raw] of [
+      ['create', httpCreate, rawCreate],
+      ['move', httpMove, rawMove],
+    ] as const) {
+      const h: LoadResult[] = [];
+      const r: LoadResult[] = [];
+      const n = Math.ceil(WRITES / ROUNDS);
+      for (let i = 0; i < ROUNDS; i++) {
+        h.push(await closedLoop(CLIENTS, 0, n, async () => void (await http())));
+        r.push(await closedLoop(CLIENTS, 0, n, async () => void (await raw())));
+      }
+      const ratio = median(h.map((x, i) => x.perSecond / (r[i] as LoadResult).perSecond));
+      const hs = summary(mergeRounds(h));
+      const rs = summary(mergeRounds(r));
+      writes[name] = { http: hs, raw_sql: rs, ratio: round(ratio) };
+      row(`task ${name} over HTTP`, `${hs.per_second}/s`, '', `p50 ${hs.latency_ms.p50} ms`);
+      row(`  against the bare SQL writes`, `${rs.per_second}/s`, '', `ratio ${round(ratio)}`);
+    }
+    out.writes = writes;
+
+    // 3. A list of 500 tasks with filters, over HTTP and as the raw statements.
+    const filter: TaskListFilter = {
+      type: 'task',
+      state: 'open',
+      archived: 'false',
+      sort: 'position',
+      sortDesc: false,
+    };
+    const listPath = `/v1/projects/${small}/items?type=task&state=open&pagination[pageSize]=${LIST_PAGE.pageSize}`;
+    const { total } = await listTasks(db, small, filter, LIST_PAGE);
+    if (total < LIST_PAGE.pageSize) throw new Error(`the list filter matches ${total} tasks, fewer than a page`);
+    const lh: LoadResult[] = [];
+    const lr: LoadResult[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const warmupMs = i === 0 ? WARMUP_MS : 0;
+      lh.push(
+        await worker.run({
+          url: server.url,
+          paths: [listPath],
+          headers: server.headers,
+          clients: CLIENTS,
+          warmupMs,
+          count: perRound,
+          expectItems: LIST_PAGE.pageSize,
+        }),
+      );
+      lr.push(
+        await closedLoop(CLIENTS, warmupMs, perRound, async () => {
+          const page = await listTasks(db, small, filter, LIST_PAGE);
+          if (page.items.length !== LIST_PAGE.pageSize) throw new Error(`raw list has ${page.items.length} rows`);
+        }),
+      );
+    }
+    const listRatio = median(lh.map((x, i) => x.perSecond / (lr[i] as LoadResult).perSecond));
+    const ls = summary(mergeRounds(lh));
+    const lrs = summary(mergeRounds(lr));
+    out.list = { filter: listPath, matching: total, http: ls, raw_sql: lrs, ratio: round(listRatio) };
+    row(`list 500 tasks (type=task, state=open) over HTTP`, `${ls.per_second}/s`, '', `p50 ${ls.latency_ms.p50} ms`);
+    row(
+      `  HTTP / raw SQL of the same statements`,
+      `${round(listRatio)}`,
+      `>= ${GOAL_LIST_RATIO_MIN}`,
+      goal('list of 500 tasks against raw SQL', listRatio >= GOAL_LIST_RATIO_MIN),
+    );
+  } finally {
+    await worker.close();
+    await server.close();
+    await bench.drop();
+  }
+  return out;
+}
+
+/** Two adjacent tasks somewhere in the project: a real gap to move into. */
+async function neighbours(db: Db, projectId: string): Promise<[string, string]> {
+  const r = await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${projectId}
+    ORDER BY rank OFFSET ${Math.floor(Math.random() * 500)} LIMIT 2`.execute(db);
+  return [r.rows[0]?.id as string, r.rows[1]?.id as string];
+}
+
+const results: Record<string, unknown> = {};
+results.pglite = await runKind('pglite');
+if (process.env.DATABASE_URL) results.postgres = await runKind('postgres');
+run.finish(new URL('./results/', import.meta.url), {
+  settings: { large: LARGE, small: SMALL, clients: CLIENTS, count: COUNT, writes: WRITES, rounds: ROUNDS },
+  ...results,
+});
