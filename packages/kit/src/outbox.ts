@@ -51,7 +51,13 @@ export class OutboxPublisher {
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
-    private readonly opts: { pollMs: number; batch?: number; onError?: (e: Error) => void },
+    private readonly opts: {
+      pollMs: number;
+      batch?: number;
+      onError?: (e: Error) => void;
+      /** A send not finished within this fails and is retried at the next poll (default 10 s). */
+      sendTimeoutMs?: number;
+    },
   ) {}
 
   start() {
@@ -99,7 +105,7 @@ export class OutboxPublisher {
         data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
       }));
       const ids = rows.rows.map((r) => r.id);
-      const sent = await withTimeout(this.bus.publish(messages), 10_000);
+      const sent = await withTimeout(this.bus.publish(messages), this.opts.sendTimeoutMs ?? 10_000);
       if (!sent.ok) {
         await sql`UPDATE outbox SET attempts = attempts + 1, last_error = ${sent.error.message}
           WHERE id = ANY(${ids}::bigint[])`.execute(trx);
