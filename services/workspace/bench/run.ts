@@ -164,9 +164,13 @@ async function runKind(kind: BenchKind) {
     const target = await project('Writes');
     await seedTasks(db, target, SMALL);
     await sql`ANALYZE tasks`.execute(db);
-    const taskIds = (await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${target}`.execute(db)).rows.map(
-      (r) => r.id,
-    );
+    // Moves go between two of the top 500 tasks (anchors, which never move, so their order holds
+    // under concurrent moves); the moved tasks are the others.
+    const ordered = (
+      await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${target} ORDER BY rank, id`.execute(db)
+    ).rows.map((r) => r.id);
+    const anchors = ordered.slice(0, 500);
+    const taskIds = ordered.slice(500);
     const pickTask = () => taskIds[Math.floor(Math.random() * taskIds.length)] as string;
     const rawCreate = async () => {
       await db.transaction().execute(async (trx) => {
@@ -193,7 +197,8 @@ async function runKind(kind: BenchKind) {
     const httpCreate = () =>
       server.request('POST', `/v1/projects/${target}/items`, { data: { title: 'Bench task', type: 'task' } }, 201);
     const httpMove = async () => {
-      const [a, b] = await neighbours(db, target);
+      const at = Math.floor(Math.random() * (anchors.length - 1));
+      const [a, b] = [anchors[at], anchors[at + 1]];
       await server.request('POST', `/v1/projects/${target}/items/${pickTask()}/move`, {
         data: { status_id: 'in_progress', after_id: a, before_id: b },
       });
@@ -268,13 +273,6 @@ async function runKind(kind: BenchKind) {
     await bench.drop();
   }
   return out;
-}
-
-/** Two adjacent tasks somewhere in the project: a real gap to move into. */
-async function neighbours(db: Db, projectId: string): Promise<[string, string]> {
-  const r = await sql<{ id: string }>`SELECT id FROM tasks WHERE project_id = ${projectId}
-    ORDER BY rank OFFSET ${Math.floor(Math.random() * 500)} LIMIT 2`.execute(db);
-  return [r.rows[0]?.id as string, r.rows[1]?.id as string];
 }
 
 const results: Record<string, unknown> = {};

@@ -139,6 +139,18 @@ export async function harness(opts: { now?: string } = {}) {
       expectStatus('checkin', r, 201);
       return r.data as Checkin;
     },
+    /** A task as GET .../items/{id} reads it (as OWNER). */
+    async readTask(projectId: string, taskId: string): Promise<Task> {
+      const r = await call('GET', `/v1/projects/${projectId}/items/${taskId}`, OWNER);
+      expectStatus('read task', r, 200);
+      return r.data as Task;
+    },
+    /** Everything a refused task write must leave alone: row counts, the change number, the task. */
+    taskState: async (projectId: string, taskId: string) => ({
+      counts: await h.counts(),
+      seq: await h.seq(projectId),
+      task: await h.readTask(projectId, taskId),
+    }),
   };
   return h;
 }

@@ -1,4 +1,4 @@
-import { type Bus, type BusMessage, MemoryBus, OutboxPublisher, ok } from '@platform/kit';
+import { type Bus, type BusMessage, MemoryBus, OutboxPublisher } from '@platform/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDITOR, fid, type Harness, harness, OWNER } from './harness.ts';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../src/schemas/tasks.ts';
-import { EDITOR, type Harness, harness, OWNER, VIEWER } from './harness.ts';
+import { EDITOR, type Harness, harness, VIEWER } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,16 +11,8 @@ const url = (p: string, t: string) => `/v1/projects/${p}/items/${t}`;
 const post = (p: string, t: string, action: string, data: Record<string, unknown> = {}, as: string = EDITOR) =>
   h.call('POST', `${url(p, t)}/${action}`, as, { data });
 const patch = (p: string, t: string, data: Record<string, unknown>) => h.call('PATCH', url(p, t), EDITOR, { data });
-const read = async (p: string, t: string): Promise<Task> => {
-  const r = await h.call('GET', url(p, t), OWNER);
-  h.expectStatus('read', r, 200);
-  return r.data;
-};
-const state = async (p: string, t: string) => ({
-  counts: await h.counts(),
-  seq: await h.seq(p),
-  task: await read(p, t),
-});
+const read = (p: string, t: string) => h.readTask(p, t);
+const state = (p: string, t: string) => h.taskState(p, t);
 const changeFields = async (taskId: string) =>
   (
     await h.db

@@ -11,17 +11,8 @@ afterAll(async () => h.close_());
 const url = (p: string, t: string) => `/v1/projects/${p}/items/${t}`;
 const patch = (p: string, t: string, data: Record<string, unknown>, as: string = EDITOR) =>
   h.call('PATCH', url(p, t), as, { data });
-const read = async (p: string, t: string) => {
-  const r = await h.call('GET', url(p, t), OWNER);
-  h.expectStatus('read', r, 200);
-  return r.data;
-};
-/** Everything a refused write must leave alone. */
-const state = async (p: string, t: string) => ({
-  counts: await h.counts(),
-  seq: await h.seq(p),
-  task: await read(p, t),
-});
+const read = (p: string, t: string) => h.readTask(p, t);
+const state = (p: string, t: string) => h.taskState(p, t);
 /** A goal row on the project (the goals routes have their own tests). */
 async function goal(projectId: string): Promise<string> {
   const id = randomUUID();

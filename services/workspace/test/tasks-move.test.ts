@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../src/schemas/projects.ts';
 import type { Task } from '../src/schemas/tasks.ts';
 import { changeCounters } from '../src/store/projects.ts';
-import { EDITOR, fid, type Harness, harness, OWNER, VIEWER } from './harness.ts';
+import { EDITOR, fid, type Harness, harness, VIEWER } from './harness.ts';
 
 let h: Harness;
 let shared: Project;
@@ -17,16 +17,8 @@ const url = (p: string, t: string) => `/v1/projects/${p}/items/${t}`;
 const move = (p: string, t: string, data: Record<string, unknown>, as: string = EDITOR) =>
   h.call('POST', `${url(p, t)}/move`, as, { data });
 const resolve = (p: string, t: string, as: string = EDITOR) => h.call('POST', `${url(p, t)}/resolve`, as, { data: {} });
-const read = async (p: string, t: string): Promise<Task> => {
-  const r = await h.call('GET', url(p, t), OWNER);
-  h.expectStatus('read', r, 200);
-  return r.data;
-};
-const state = async (p: string, t: string) => ({
-  counts: await h.counts(),
-  seq: await h.seq(p),
-  task: await read(p, t),
-});
+const read = (p: string, t: string) => h.readTask(p, t);
+const state = (p: string, t: string) => h.taskState(p, t);
 /** The project's tasks (archived included) top first, as the database holds them. */
 const ranks = async (projectId: string) =>
   (

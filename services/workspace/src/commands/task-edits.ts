@@ -1,4 +1,4 @@
-import { type Db, type EventInput, emit, notFound, unprocessable } from '@platform/kit';
+import { type Db, type EventInput, emit, unprocessable } from '@platform/kit';
 import { type Gap, inOrder, rankIn } from '../domain/ranks.ts';
 import {
   type Content,
@@ -25,7 +25,7 @@ import {
   itemUnarchived,
   itemUpdated,
 } from '../domain/task-events.ts';
-import { emptyToNull, requireOfferedStatus, requireOfferedType } from '../domain/tasks.ts';
+import { emptyToNull, itemNotFound, requireOfferedStatus, requireOfferedType } from '../domain/tasks.ts';
 import { doneStatus, isClosedCategory, type StatusDef } from '../domain/workflows.ts';
 import type { TaskMove, TaskPatch, TaskRestore } from '../schemas/task-edits.ts';
 import type { Task } from '../schemas/tasks.ts';
@@ -52,8 +52,6 @@ import { checkTaskRefs, notifyAssigned } from './tasks.ts';
  * lock (projectForWrite), refuses an archived task with 409 item_archived (unarchive aside), and
  * takes exactly one change number when it changes something — none, and no event, when it does not.
  */
-
-export const itemNotFound = () => notFound('Item', 'item_not_found');
 
 /** The task, on this project (else 404 item_not_found), with the project locked for this write. */
 async function taskForWrite(ctx: CommandCtx, projectId: string, itemId: string) {

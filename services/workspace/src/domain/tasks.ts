@@ -1,4 +1,4 @@
-import { unprocessable } from '@platform/kit';
+import { notFound, unprocessable } from '@platform/kit';
 import {
   type Category,
   isClosedCategory,
@@ -139,3 +139,6 @@ const NEW_YORK = new Intl.DateTimeFormat('en-CA', {
 
 /** Today's date (YYYY-MM-DD) in the New York calendar: the day the due=overdue filter compares target dates with. */
 export const newYorkDate = (now: Date): string => NEW_YORK.format(now);
+
+/** A task that is not on the path's project (or does not exist): 404 item_not_found. */
+export const itemNotFound = () => notFound('Item', 'item_not_found');

@@ -1,7 +1,7 @@
-import { Envelope, notFound, PageEnvelope, pageMeta, pageRequest } from '@platform/kit';
+import { Envelope, PageEnvelope, pageMeta, pageRequest } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { createTask } from '../commands/tasks.ts';
-import { newYorkDate } from '../domain/tasks.ts';
+import { itemNotFound, newYorkDate } from '../domain/tasks.ts';
 import { AsMemberHeaders, Command, CommandHeaders, ProjectParams, Uuid } from '../schemas/common.ts';
 import { ChangeLogQuery, TASK_PAGE, TaskChange, TaskHistory, TaskInput, TaskListQuery } from '../schemas/task-input.ts';
 import { Task } from '../schemas/tasks.ts';
@@ -14,8 +14,6 @@ const tags = ['items'];
 
 /** {id, itemId}: itemId is a UUID, so /items/changes never reads as an item. */
 export const ItemParams = Type.Object({ id: Uuid, itemId: Uuid });
-
-export const itemNotFound = () => notFound('Item', 'item_not_found');
 
 /** 'none' in a filter means "not set". */
 const noneIsNull = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : v);
