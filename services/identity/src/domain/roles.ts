@@ -1,6 +1,6 @@
 import { policy as accountingPolicy } from '@platform/accounting/policy';
-import { policy as workspacePolicy } from '@platform/workspace/policy';
 import type { Grant, Principal, Rule } from '@platform/kit';
+import { policy as workspacePolicy } from '@platform/workspace/policy';
 import { policy as identityPolicy } from './permissions.ts';
 
 /**
