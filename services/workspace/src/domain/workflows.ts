@@ -118,7 +118,7 @@ const S = (id: string, name: string, category: Category, description: string): S
 
 const TRIAGE = S('triage', 'Triage', 'backlog', 'New and not yet looked at');
 const BACKLOG = S('backlog', 'Backlog', 'backlog', 'Accepted, not planned yet');
-const TODO = S('todo', 'Todo', 'unstarted', 'Planned, not started');
+const TO_DO = S('todo', 'Todo', 'unstarted', 'Planned, not started');
 const IN_PROGRESS = S('in_progress', 'In progress', 'started', 'Being worked on');
 const IN_REVIEW = S('in_review', 'In review', 'review', 'Done and waiting for review');
 const WAITING = S('waiting', 'Waiting', 'started', 'Started and waiting on someone else');
@@ -136,12 +136,12 @@ export const WORKFLOW_DEFS: Record<Workflow, WorkflowDef> = {
   product_development: {
     workflow: 'product_development',
     types: ['task', 'bug', 'feature', 'chore', 'question', 'note'],
-    statuses: [TRIAGE, BACKLOG, TODO, IN_PROGRESS, IN_REVIEW, DONE],
+    statuses: [TRIAGE, BACKLOG, TO_DO, IN_PROGRESS, IN_REVIEW, DONE],
   },
   general: {
     workflow: 'general',
     types: ['task', 'question', 'note'],
-    statuses: [TODO, IN_PROGRESS, WAITING, DONE],
+    statuses: [TO_DO, IN_PROGRESS, WAITING, DONE],
   },
 };
 
