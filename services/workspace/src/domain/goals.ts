@@ -1,5 +1,6 @@
 import { forbidden, notFound, unprocessable } from '@platform/kit';
 import { checkinSchedule } from './checkin-schedule.ts';
+import { trimmedText } from './text.ts';
 
 /**
  * Goal rules (spec 2, Goal, Goal status, Limits): statuses, titles, the five active goals, who
@@ -30,17 +31,8 @@ export const CHECKIN_PAGE = { pageSize: 25, maxPageSize: 100 };
 export const goalNotFound = () => notFound('Goal', 'goal_not_found');
 
 /** Trimmed; 1 to 200 characters, else 422 invalid_title naming the limit. */
-export function goalTitle(raw: string, field = 'data/title'): string {
-  const title = raw.trim();
-  if (title.length < 1 || title.length > TITLE_MAX) {
-    throw unprocessable(
-      'invalid_title',
-      `The goal title must be 1 to ${TITLE_MAX} characters after trimming (it has ${title.length})`,
-      field,
-    );
-  }
-  return title;
-}
+export const goalTitle = (raw: string, field = 'data/title'): string =>
+  trimmedText(raw, { max: TITLE_MAX, code: 'invalid_title', what: 'The goal title', field });
 
 /** The lead must be a member of the project (any role), else 422 lead_not_member. */
 export function requireLeadMember(isMember: boolean, field = 'data/lead'): void {

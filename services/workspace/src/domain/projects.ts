@@ -1,4 +1,4 @@
-import { unprocessable } from '@platform/kit';
+import { trimmedText } from './text.ts';
 
 /**
  * Project rules (spec 2, Project): names, the settings an owner may change, and the status
@@ -6,13 +6,8 @@ import { unprocessable } from '@platform/kit';
  */
 
 /** Trimmed; 1 to 200 characters (projects and templates alike). */
-export function trimmedName(raw: string, field = 'data/name', what = 'The project name'): string {
-  const name = raw.trim();
-  if (name.length < 1 || name.length > 200) {
-    throw unprocessable('invalid_name', `${what} must be 1 to 200 characters after trimming`, field);
-  }
-  return name;
-}
+export const trimmedName = (raw: string, field = 'data/name', what = 'The project name'): string =>
+  trimmedText(raw, { max: 200, code: 'invalid_name', what, field });
 
 /** What an owner may change with PATCH /v1/projects/{id}; workflow is set once at creation and is not here. */
 export const SETTING_FIELDS = ['name', 'description', 'instructions', 'checkin_weekday', 'goals'] as const;

@@ -1,4 +1,5 @@
 import { notFound, unprocessable } from '@platform/kit';
+import { trimmedText } from './text.ts';
 import {
   type Category,
   isClosedCategory,
@@ -24,17 +25,8 @@ import {
 export const TITLE_MAX = 200;
 
 /** Trimmed; 1 to 200 characters, else 422 invalid_title naming the limit. */
-export function taskTitle(raw: string, field = 'data/title'): string {
-  const title = raw.trim();
-  if (title.length < 1 || title.length > TITLE_MAX) {
-    throw unprocessable(
-      'invalid_title',
-      `The title must be 1 to ${TITLE_MAX} characters after trimming (it has ${title.length})`,
-      field,
-    );
-  }
-  return title;
-}
+export const taskTitle = (raw: string, field = 'data/title'): string =>
+  trimmedText(raw, { max: TITLE_MAX, code: 'invalid_title', what: 'The title', field });
 
 /** A type the project's workflow offers, else 422 type_not_offered. */
 export function requireOfferedType(workflow: Workflow, type: string, field = 'data/type'): TaskType {

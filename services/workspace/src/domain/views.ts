@@ -1,5 +1,6 @@
 import { type EventInput, UUID_RE, unprocessable } from '@platform/kit';
 import type { View } from '../schemas/views.ts';
+import { trimmedText } from './text.ts';
 import {
   CATEGORIES,
   type Category,
@@ -246,17 +247,8 @@ export const grouping = (view: { layout: Layout; group_by: GroupBy }): GroupBy =
   view.layout === 'board' ? 'status' : view.group_by;
 
 /** A view name: trimmed, 1 to 60 characters (422 invalid_view_name). */
-export function viewName(raw: string): string {
-  const name = raw.trim();
-  if (name.length < 1 || name.length > NAME_MAX) {
-    throw unprocessable(
-      'invalid_view_name',
-      `A view name must be 1 to ${NAME_MAX} characters after trimming`,
-      'data/name',
-    );
-  }
-  return name;
-}
+export const viewName = (raw: string): string =>
+  trimmedText(raw, { max: NAME_MAX, code: 'invalid_view_name', what: 'A view name', field: 'data/name' });
 
 /** Names are unique ignoring case: the key the unique index holds. */
 export const nameKey = (name: string) => name.toLowerCase();
