@@ -83,16 +83,10 @@ export async function countActiveGoals(db: Db, projectId: string, except?: strin
   return Number(row?.n ?? 0);
 }
 
-export interface NewGoal {
-  id: string;
-  project_id: string;
-  title: string;
-  description: string;
-  lead: string;
-  target_date: string | null;
-  status: GoalStatus;
-  created_by: string;
-}
+export type NewGoal = Pick<
+  GoalRecord,
+  'id' | 'project_id' | 'title' | 'description' | 'lead' | 'target_date' | 'status' | 'created_by'
+>;
 
 export async function insertGoal(trx: Db, g: NewGoal, now: Date): Promise<GoalRecord> {
   const row = await trx

@@ -2,6 +2,7 @@ import { type Db, iso, isoOrThrow } from '@platform/kit';
 import { sql } from 'kysely';
 import { isClosedCategory, LEGACY_KIND, statusView, type TaskType } from '../domain/workflows.ts';
 import type { Task } from '../schemas/tasks.ts';
+import { memberRole } from './projects.ts';
 
 export const TASK_COLUMNS = [
   'id',
@@ -150,15 +151,8 @@ export async function topRank(trx: Db, projectId: string): Promise<number> {
 }
 
 /** Whether the principal is a member of the project (any role): only members may own tasks. */
-export async function isProjectMember(db: Db, projectId: string, principalId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('project_members')
-    .select('role')
-    .where('project_id', '=', projectId)
-    .where('principal_id', '=', principalId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+export const isProjectMember = async (db: Db, projectId: string, principalId: string): Promise<boolean> =>
+  (await memberRole(db, projectId, principalId)) !== null;
 
 /** Whether the goal exists on this project (a goal on another project does not count). */
 export async function isGoalOnProject(db: Db, projectId: string, goalId: string): Promise<boolean> {

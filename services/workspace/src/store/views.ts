@@ -76,18 +76,10 @@ export async function viewTally(db: Db, projectId: string): Promise<{ count: num
   return { count: Number(r.rows[0]?.n ?? 0), lastPosition: Number(r.rows[0]?.last ?? 0) };
 }
 
-export interface NewView {
-  id: string;
-  project_id: string;
-  name: string;
-  layout: Layout;
-  group_by: GroupBy;
-  sort: Sort;
-  sort_desc: boolean;
+/** A user-added view (no seed_key), its filters already checked by the strict save. */
+export type NewView = Omit<StoredView, 'filters' | 'seed_key' | 'version' | 'created_at' | 'updated_at'> & {
   filters: Filters;
-  position: number;
-  created_by: string;
-}
+};
 
 export async function insertView(trx: Db, v: NewView, now: Date): Promise<ViewRow> {
   const row = await trx
