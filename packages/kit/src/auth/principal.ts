@@ -23,9 +23,14 @@ export interface Principal {
    * Set when a platform service acts for this person with the shared service token: the person
    * is named by the service, not proven, so some services let such calls read but never change.
    */
-  via?: 'service_token' | 'gateway';
+  via?: 'service_token' | 'gateway' | 'credential';
   /** For `via: 'gateway'`: the application audience the access gateway signed the caller in for. */
   app?: string;
+  /**
+   * For `via: 'credential'`: the caller presented a token minted from an API credential (the
+   * model broker's personal and service credentials), with the credential's owner.
+   */
+  credential?: { client_id: string; kind: 'personal' | 'service'; owner_email: string };
 }
 
 export interface Scope {

@@ -69,6 +69,12 @@ export const SECURITY_SCHEMES = {
     name: 'X-Platform-Service-Token',
     description: 'Another platform service, naming the person it acts for in X-Platform-On-Behalf-Of',
   },
+  brokerCredential: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: "A model broker credential's one-hour token, from POST /v1/oauth/token or a credential's /token route",
+  },
   devPrincipal: {
     type: 'apiKey',
     in: 'header',

@@ -1,4 +1,5 @@
 import { policy as accountingPolicy } from '@platform/accounting/policy';
+import { policy as brokerPolicy } from '@platform/broker/policy';
 import type { Grant, Principal, Rule } from '@platform/kit';
 import { policy as workspacePolicy } from '@platform/workspace/policy';
 import { policy as identityPolicy } from './permissions.ts';
@@ -12,6 +13,7 @@ const POLICIES: Record<string, Record<string, Rule>> = {
   identity: identityPolicy,
   accounting: accountingPolicy,
   workspace: workspacePolicy,
+  broker: brokerPolicy,
 };
 
 export const ROLES: Record<string, string> = {

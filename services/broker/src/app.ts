@@ -1,0 +1,105 @@
+import type { Authenticator, Database } from '@platform/kit';
+import { createServiceApp } from '@platform/kit';
+import type { ProviderEndpoint } from './config.ts';
+import type { Catalog } from './domain/catalog.ts';
+import { Budgets } from './relay/budget-gate.ts';
+import { WorkspaceConversations } from './relay/conversation-saver.ts';
+import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
+import { RoutingEngine } from './relay/router.ts';
+import { UsageRecorder } from './relay/usage-recorder.ts';
+import { budgetRoutes } from './routes/budgets.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { credentialRoutes } from './routes/credentials.ts';
+import type { RelaySettings, RouteDeps } from './routes/deps.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { relayRoutes } from './routes/relay.ts';
+import { routingRoutes } from './routes/routing.ts';
+import { savingsRoutes } from './routes/savings.ts';
+import { usageRoutes } from './routes/usage.ts';
+import type { TokenSigner } from './tokens.ts';
+
+export interface BrokerDeps {
+  database: Database;
+  authenticator: Authenticator;
+  catalog: Catalog;
+  endpoints: ProviderEndpoint[];
+  signer?: TokenSigner;
+  /** The workspace's address for saved conversations (skipped when unset) and the token to call it with. */
+  workspaceUrl?: string;
+  serviceToken?: string;
+  relay?: Partial<RelaySettings>;
+  budgetCacheMs?: number;
+  /** The server clock; tests pass their own to stand at chosen instants. */
+  clock?: () => Date;
+  logLevel?: string;
+  /** SWAGGER_ON: serve the interactive docs at /api-docs. */
+  swaggerOn?: boolean;
+  /** Replacements for the relay's collaborators (tests). */
+  budgets?: BudgetGate;
+  router?: Router;
+  usage?: UsageSink;
+  conversations?: ConversationSaver;
+}
+
+const AREAS = [
+  catalogRoutes,
+  peopleRoutes,
+  usageRoutes,
+  savingsRoutes,
+  budgetRoutes,
+  routingRoutes,
+  relayRoutes,
+  credentialRoutes,
+  oauthRoutes,
+];
+
+export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
+  anthropicVersion: '2023-06-01',
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 300_000,
+};
+
+export async function buildApp(deps: BrokerDeps) {
+  const db = deps.database.db;
+  const budgets = deps.budgets ?? new Budgets(db, deps.budgetCacheMs ?? 2_000);
+  const usage = deps.usage ?? new UsageRecorder(db, budgets);
+  const app = await createServiceApp({
+    service: 'broker',
+    title: 'Model broker',
+    description:
+      'Relays model calls to providers; usage and prices, savings, budgets, routing, the catalog and personal credentials',
+    database: deps.database,
+    authenticator: deps.authenticator,
+    logLevel: deps.logLevel,
+    apiDocs: deps.swaggerOn ?? false,
+    security: ['gateway', 'brokerCredential', 'serviceToken', 'devPrincipal'],
+    routes: (scoped) => {
+      const routeDeps: RouteDeps = {
+        database: deps.database,
+        clock: deps.clock ?? (() => new Date()),
+        catalog: deps.catalog,
+        endpoints: deps.endpoints,
+        signer: deps.signer,
+        usage,
+        budgets,
+        router: deps.router ?? new RoutingEngine(db, deps.catalog),
+        conversations:
+          deps.conversations ??
+          new WorkspaceConversations({
+            db,
+            workspaceUrl: deps.workspaceUrl,
+            serviceToken: deps.serviceToken,
+            log: scoped.log,
+          }),
+        relay: { ...DEFAULT_RELAY_SETTINGS, ...deps.relay },
+      };
+      for (const routes of AREAS) routes(scoped, routeDeps);
+    },
+  });
+  // Usage rows still being written are committed before the database closes.
+  app.addHook('onClose', async () => {
+    await usage.close();
+  });
+  return app;
+}

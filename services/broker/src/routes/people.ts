@@ -1,0 +1,4 @@
+import type { RouteModule } from './deps.ts';
+
+/** The people routes (spec 3, Broker). */
+export const peopleRoutes: RouteModule = (_app, _deps) => {};

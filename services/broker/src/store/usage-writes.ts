@@ -1,0 +1,88 @@
+import type { Db } from '@platform/kit';
+import { sql } from 'kysely';
+
+/** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
+export interface UsageRecord {
+  id: string;
+  occurred_at: Date;
+  actor_fid: string;
+  provider: string;
+  provider_kind: string;
+  model: string;
+  /** Set only when routing substituted the model. */
+  requested_model: string | null;
+  request_kind: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cost_micros: number;
+  cache_savings_micros: number;
+  routing_savings_micros: number;
+  source: 'relay' | 'report';
+  estimated: boolean;
+}
+
+/** The UTC calendar day of an instant, YYYY-MM-DD. */
+export const utcDay = (t: Date) => t.toISOString().slice(0, 10);
+
+/**
+ * Stores usage rows and adds them to the daily rollup, in the given transaction (or connection). Rows of one
+ * (day, actor, provider, model) are summed first so the rollup takes one upsert per key, in key
+ * order (two writers never wait on each other in opposite orders).
+ */
+export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('usage_events')
+    .values(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })))
+    .execute();
+  const sums = new Map<
+    string,
+    Omit<UsageRecord, 'id' | 'occurred_at' | 'requested_model' | 'request_kind' | 'source' | 'estimated'> & {
+      day: string;
+      calls: number;
+    }
+  >();
+  for (const r of rows) {
+    const day = utcDay(r.occurred_at);
+    const key = JSON.stringify([day, r.actor_fid, r.provider, r.model]);
+    const s = sums.get(key) ?? {
+      day,
+      actor_fid: r.actor_fid,
+      provider: r.provider,
+      provider_kind: r.provider_kind,
+      model: r.model,
+      calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cost_micros: 0,
+      cache_savings_micros: 0,
+      routing_savings_micros: 0,
+    };
+    s.calls += 1;
+    s.input_tokens += r.input_tokens;
+    s.output_tokens += r.output_tokens;
+    s.cache_read_tokens += r.cache_read_tokens;
+    s.cost_micros += r.cost_micros;
+    s.cache_savings_micros += r.cache_savings_micros;
+    s.routing_savings_micros += r.routing_savings_micros;
+    sums.set(key, s);
+  }
+  const ordered = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
+  await db
+    .insertInto('usage_daily')
+    .values(ordered)
+    .onConflict((oc) =>
+      oc.columns(['day', 'actor_fid', 'provider', 'model']).doUpdateSet({
+        calls: sql`usage_daily.calls + excluded.calls`,
+        input_tokens: sql`usage_daily.input_tokens + excluded.input_tokens`,
+        output_tokens: sql`usage_daily.output_tokens + excluded.output_tokens`,
+        cache_read_tokens: sql`usage_daily.cache_read_tokens + excluded.cache_read_tokens`,
+        cost_micros: sql`usage_daily.cost_micros + excluded.cost_micros`,
+        cache_savings_micros: sql`usage_daily.cache_savings_micros + excluded.cache_savings_micros`,
+        routing_savings_micros: sql`usage_daily.routing_savings_micros + excluded.routing_savings_micros`,
+      }),
+    )
+    .execute();
+}
