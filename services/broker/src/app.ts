@@ -6,6 +6,7 @@ import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
 import { RoutingEngine } from './relay/router.ts';
+import { Roster } from './roster.ts';
 import { UsageRecorder } from './relay/usage-recorder.ts';
 import { budgetRoutes } from './routes/budgets.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -64,6 +65,8 @@ export async function buildApp(deps: BrokerDeps) {
   const db = deps.database.db;
   const budgets = deps.budgets ?? new Budgets(db, deps.budgetCacheMs ?? 2_000);
   const usage = deps.usage ?? new UsageRecorder(db, budgets);
+  const roster = new Roster(db);
+  const clock = deps.clock ?? (() => new Date());
   const app = await createServiceApp({
     service: 'broker',
     title: 'Model broker',
@@ -75,9 +78,13 @@ export async function buildApp(deps: BrokerDeps) {
     apiDocs: deps.swaggerOn ?? false,
     security: ['gateway', 'brokerCredential', 'serviceToken', 'devPrincipal'],
     routes: (scoped) => {
+      // Every caller joins the roster on first sight (GET /v1/people lists them without a POST).
+      scoped.addHook('preHandler', async (req) => {
+        if (req.principal) await roster.seen(req.principal, clock());
+      });
       const routeDeps: RouteDeps = {
         database: deps.database,
-        clock: deps.clock ?? (() => new Date()),
+        clock,
         catalog: deps.catalog,
         endpoints: deps.endpoints,
         signer: deps.signer,
