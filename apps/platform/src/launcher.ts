@@ -60,6 +60,16 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
       `  curl -X POST -H 'content-type: application/json' -d '{"filename":"plan.pdf","visibility":"private","storage_account":"local"}' ${documents.url}/v1/documents/sas`,
     );
   }
+  const broker = started.find((s) => s.name === 'broker');
+  if (broker) {
+    lines.push('');
+    lines.push(
+      `Model broker: providers from OPENAI_BASE_URL/OPENAI_API_KEY and ANTHROPIC_BASE_URL/ANTHROPIC_API_KEY; relay at ${broker.url}/v1/relay`,
+    );
+    lines.push(
+      `  catalog ${broker.url}/v1/catalog    credentials ${broker.url}/v1/credentials/mine (README "Model broker")`,
+    );
+  }
   const identity = started.find((s) => s.name === 'identity');
   if (identity) {
     lines.push('');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@platform/kit';
@@ -23,6 +23,23 @@ function serviceToken(dataDir: string): string {
     const token = randomBytes(32).toString('base64url');
     writeFileSync(file, token, { mode: 0o600 });
     return token;
+  }
+}
+
+/** The broker's credential-token signing key (EC P-256, PKCS#8 PEM), made once per data folder. */
+function brokerSigningKey(dataDir: string): string {
+  const file = join(dataDir, 'broker-signing-key.pem');
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const { privateKey } = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    writeFileSync(file, privateKey, { mode: 0o600 });
+    return privateKey;
   }
 }
 
@@ -51,5 +68,8 @@ export async function localAuthEnv(env: NodeJS.ProcessEnv, dataDir: string): Pro
     VENDORS_PORTAL_ACCESS_AUD: env.VENDORS_PORTAL_ACCESS_AUD || 'vendors-portal',
     VENDORS_SERVICE_TOKEN: env.VENDORS_SERVICE_TOKEN || token,
     VENDORS_EDITORS: env.VENDORS_EDITORS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
+    // The broker: staff sessions at the gateway stand-in, and a signing key for credential tokens.
+    BROKER_ACCESS_AUD: env.BROKER_ACCESS_AUD || 'broker-app',
+    BROKER_SIGNING_KEY: env.BROKER_SIGNING_KEY || brokerSigningKey(dataDir),
   };
 }

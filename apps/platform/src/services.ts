@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } from '@platform/accounting';
+import { DEFAULT_PORT as BROKER_PORT, brokerConfig, startBroker } from '@platform/broker';
 import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
 import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
 import type { Bus, SharedPglite } from '@platform/kit';
@@ -86,6 +87,15 @@ export const SERVICES: Record<string, ServiceEntry> = {
     start: async (env, shared) => {
       const s = await startWorkspace(workspaceConfig(env), shared);
       return { name: 'workspace', url: s.url, openapi: () => s.app.swagger(), close: s.close };
+    },
+  },
+  broker: {
+    port: BROKER_PORT,
+    // Identity stands in for the access gateway locally and holds the grants (platform admins).
+    needs: ['identity'],
+    start: async (env, shared) => {
+      const s = await startBroker(brokerConfig(env), shared);
+      return { name: 'broker', url: s.url, openapi: () => s.app.swagger(), close: s.close };
     },
   },
 };

@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateOpenApi } from '@platform/kit/testing';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type FakeProvider, startFakeProvider } from '../../../services/broker/test/fakes/providers.ts';
 import { launch } from '../src/launcher.ts';
-import { platformOpenApi, throwawayEnv } from '../src/openapi.ts';
+import { EXCLUDED_FROM_MERGED_SPEC, platformOpenApi, throwawayEnv } from '../src/openapi.ts';
 import { SERVICES, type Started } from '../src/services.ts';
 
 type Doc = { paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
@@ -13,13 +15,23 @@ type Doc = { paths: Record<string, Record<string, unknown>> } & Record<string, u
 const dataDir = mkdtempSync(join(tmpdir(), 'platform-openapi-test-'));
 let platform: Awaited<ReturnType<typeof launch>>;
 let merged: Doc;
+/** The model provider the broker relays to (OPENAI_BASE_URL / OPENAI_API_KEY, as the README configures it). */
+let provider: FakeProvider;
 
 beforeAll(async () => {
-  platform = await launch([], { ...process.env, ...throwawayEnv(dataDir), LOG_LEVEL: 'silent' });
+  provider = await startFakeProvider({ key: 'sk-local' });
+  platform = await launch([], {
+    ...process.env,
+    ...throwawayEnv(dataDir),
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: provider.baseUrl,
+    OPENAI_API_KEY: 'sk-local',
+  });
   merged = platformOpenApi(platform.started) as Doc;
 }, 120_000);
 afterAll(async () => {
   await platform?.close();
+  await provider?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -86,8 +98,60 @@ describe('merged platform OpenAPI document', () => {
     expect(Object.keys(merged.paths).filter((p) => p.startsWith('/v1/documents'))).toEqual([]);
   });
 
+  it('BRK-195 the merged platform spec excludes the broker today', async () => {
+    const broker = platform.started.find((s) => s.name === 'broker') as Started;
+    const own = Object.keys((broker.openapi() as Doc).paths).filter((p) => p.startsWith('/v1/'));
+    expect(own).toContain('/v1/relay/chat/completions');
+    const servedBy = (p: string) =>
+      (merged.paths[p]?.servers as { description: string }[] | undefined)?.[0]?.description;
+    expect(Object.keys(merged.paths).filter((p) => servedBy(p) === 'broker')).toEqual([]);
+    // /v1/people is identity's in the merged document, not the broker's roster.
+    expect(own.filter((p) => merged.paths[p] && servedBy(p) !== 'identity')).toEqual([]);
+  });
+
+  it('the README broker flow: mint a credential as a dev principal, exchange it, relay with the OpenAI SDK', async () => {
+    const broker = platform.started.find((s) => s.name === 'broker')?.url as string;
+    const minted = await fetch(`${broker}/v1/credentials/mine`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-dev-principal': 'staff@dev.local',
+        'idempotency-key': 'readme-broker-1',
+      },
+      body: JSON.stringify({ data: { name: 'my laptop' } }),
+    });
+    expect(minted.status).toBe(201);
+    const { client_id, secret } = (
+      (await minted.json()) as { payload: { data: { client_id: string; secret: string } } }
+    ).payload.data;
+    const exchanged = await fetch(`${broker}/v1/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(exchanged.status).toBe(200);
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+
+    const client = new OpenAI({ baseURL: `${broker}/v1/relay`, apiKey: access_token });
+    const reply = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hello from the README' }],
+    });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+    expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-local');
+
+    const usage = await fetch(`${broker}/v1/usage?group=model`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    const rows = ((await usage.json()) as { payload: { data: { model: string; calls: number }[] } }).payload.data;
+    expect(rows.find((r) => r.model === 'gpt-4o-mini')?.calls).toBe(1);
+  });
+
   it('it holds every /v1 route of the other services, each path naming its own service', async () => {
-    for (const s of platform.started.filter((x) => x.name !== 'documents')) {
+    for (const s of platform.started.filter((x) => !EXCLUDED_FROM_MERGED_SPEC.includes(x.name))) {
       const own = Object.keys((s.openapi() as Doc).paths).filter((p) => p.startsWith('/v1/'));
       expect(own.length).toBeGreaterThan(0);
       for (const p of own) {

@@ -6,8 +6,8 @@ import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
 import { RoutingEngine } from './relay/router.ts';
-import { Roster } from './roster.ts';
 import { UsageRecorder } from './relay/usage-recorder.ts';
+import { Roster } from './roster.ts';
 import { budgetRoutes } from './routes/budgets.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -64,7 +64,8 @@ export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
 export async function buildApp(deps: BrokerDeps) {
   const db = deps.database.db;
   const budgets = deps.budgets ?? new Budgets(db, deps.budgetCacheMs ?? 2_000);
-  const usage = deps.usage ?? new UsageRecorder(db, budgets);
+  // The recorder logs failed writes through the app's logger, which exists once the app is built.
+  const usage = deps.usage ?? new UsageRecorder(db, budgets, { log: () => app.log });
   const roster = new Roster(db);
   const clock = deps.clock ?? (() => new Date());
   const app = await createServiceApp({
@@ -80,7 +81,7 @@ export async function buildApp(deps: BrokerDeps) {
     routes: (scoped) => {
       // Every caller joins the roster on first sight (GET /v1/people lists them without a POST).
       scoped.addHook('preHandler', async (req) => {
-        if (req.principal) await roster.seen(req.principal, clock());
+        if (req.principal) await roster.seen(req.principal, clock(), req.log);
       });
       const routeDeps: RouteDeps = {
         database: deps.database,
@@ -90,7 +91,7 @@ export async function buildApp(deps: BrokerDeps) {
         signer: deps.signer,
         usage,
         budgets,
-        router: deps.router ?? new RoutingEngine(db, deps.catalog),
+        router: deps.router ?? new RoutingEngine(db, deps.catalog, { endpoints: deps.endpoints }),
         conversations:
           deps.conversations ??
           new WorkspaceConversations({

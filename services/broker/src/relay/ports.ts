@@ -18,6 +18,8 @@ export interface BudgetGate {
   check(actor: Actor, now: Date): Promise<void>;
   /** A call's cost, counted at once so the next check on this replica sees it. */
   spent(actorFid: string, costMicros: number, now: Date): void;
+  /** Drops cached figures after a budget write: one actor's (override) or everyone's (default). */
+  invalidate?(fid?: string): void;
 }
 
 export interface RouteRequest {
@@ -49,6 +51,8 @@ export interface RouteDecision {
 export interface Router {
   /** The model to use. Never substitutes when routing is off for the caller. */
   decide(req: RouteRequest): Promise<RouteDecision>;
+  /** Rules or opt-outs changed on this replica: the next decision reads them afresh. */
+  invalidate?(): void;
 }
 
 /** A completed call: its usage row and, when routing ran, the decision (its stats row). */

@@ -1,4 +1,37 @@
+import { Envelope, type Principal } from '@platform/kit';
+import { can } from '../domain/permissions.ts';
+import { reportPeriod } from '../domain/routing.ts';
+import { ReportQuery } from '../schemas/routing.ts';
+import { Savings } from '../schemas/savings.ts';
+import { readSavings, reportScope } from '../store/savings.ts';
 import type { RouteModule } from './deps.ts';
+import { reader } from './deps.ts';
 
 /** The savings routes (spec 3, Broker). */
-export const savingsRoutes: RouteModule = (_app, _deps) => {};
+export const savingsRoutes: RouteModule = (app, deps) => {
+  app.get(
+    '/v1/savings',
+    {
+      preValidation: reader('read_own'),
+      schema: {
+        tags: ['savings'],
+        summary: 'Cache and routing savings, by model with baselines, and routing by rule and by family and tier',
+        description:
+          'from and to are inclusive UTC days (default: this month to today); a malformed day or from after to is 422 ' +
+          'bad_period. Platform admins see everyone or the actor they name; others see themselves and the identities ' +
+          'they created, and naming anyone else is 403. Net routing savings are gross savings less what grading cost.',
+        querystring: ReportQuery,
+        response: { 200: Envelope(Savings) },
+      },
+    },
+    async (req, reply) => {
+      // Calls relayed just before are counted.
+      await deps.usage.settled();
+      const period = reportPeriod(req.query, deps.clock());
+      const db = deps.database.db;
+      const principal = req.principal as Principal;
+      const scope = await reportScope(db, principal, can(principal, 'read_everyone'), req.query.actor);
+      return reply.envelope(await readSavings(db, period, scope));
+    },
+  );
+};
