@@ -1,6 +1,7 @@
 import { AppError } from '@platform/kit';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_CATALOG, type CatalogModel, findModel } from '../src/domain/catalog.ts';
+import { reportPeriod } from '../src/domain/period.ts';
 import {
   cheaperModelFor,
   checkRules,
@@ -11,7 +12,6 @@ import {
   quickCheckPasses,
   type RoutingRule,
   type RoutingSettings,
-  reportPeriod,
   requestShape,
   routeFamilies,
   ruleMatches,
@@ -273,7 +273,7 @@ describe('checking rules before they are stored', () => {
 });
 
 describe('report periods', () => {
-  const now = new Date('2025-06-16T15:00:00Z');
+  const now = '2025-06-16';
 
   it('BRK-100 BRK-101 defaults to this month up to today and takes inclusive from and to', () => {
     expect(reportPeriod({}, now)).toEqual({ from: '2025-06-01', to: '2025-06-16' });

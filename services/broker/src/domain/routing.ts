@@ -265,29 +265,3 @@ export function checkRules(catalog: Catalog, rules: readonly RoutingRule[]): voi
     }
   });
 }
-
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-function validDay(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const t = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === s;
-}
-
-/**
- * The inclusive UTC days of a report (stats, savings). Without from, the first day of the
- * current month; without to, today. A malformed day or from after to is 422 bad_period.
- */
-export function reportPeriod(q: { from?: string; to?: string }, now: Date): { from: string; to: string } {
-  for (const field of ['from', 'to'] as const) {
-    const v = q[field];
-    if (v !== undefined && !validDay(v)) {
-      throw unprocessable('bad_period', `${field} must be a date YYYY-MM-DD`, `querystring/${field}`);
-    }
-  }
-  const today = now.toISOString().slice(0, 10);
-  const from = q.from ?? `${today.slice(0, 7)}-01`;
-  const to = q.to ?? today;
-  if (from > to) throw unprocessable('bad_period', 'from is after to', 'querystring/from');
-  return { from, to };
-}

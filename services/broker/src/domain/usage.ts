@@ -6,26 +6,6 @@ import { type Catalog, findModel, findProvider, priceUsage } from './catalog.ts'
 export const USAGE_GROUPS = ['day', 'person_model', 'person', 'model', 'provider', 'call'] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
-/** Inclusive UTC days. */
-export interface Period {
-  from: string;
-  to: string;
-}
-
-const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
-
-/**
- * The days a usage read covers: `to` defaults to today (UTC) and `from` to the first day of
- * `to`'s month, so a bare read is this month so far. The schema has checked the form of each
- * date; `from` after `to` is a bad period.
- */
-export function period(q: { from?: string; to?: string }, today: string): Period {
-  const to = q.to ?? today;
-  const from = q.from ?? firstOfMonth(to);
-  if (from > to) throw unprocessable('bad_period', `from (${from}) is after to (${to})`, 'querystring/from');
-  return { from, to };
-}
-
 /** A call reported with POST /v1/usage, before it is priced. */
 export interface ReportedCall {
   provider: string;

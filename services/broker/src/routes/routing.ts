@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Command, Envelope, IdempotencyHeaders, type Principal, runCommand, sendCommandResult } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { can } from '../domain/permissions.ts';
-import { checkRules, type RoutingRule, reportPeriod, routeFamilies } from '../domain/routing.ts';
+import { reportPeriod } from '../domain/period.ts';
+import { checkRules, type RoutingRule, routeFamilies } from '../domain/routing.ts';
 import {
   AutoRoute,
   AutoRouteInput,
@@ -15,9 +15,10 @@ import {
   StatsQuery,
   StatsRow,
 } from '../schemas/routing.ts';
+import { reportActors } from '../store/people.ts';
 import { readOptOuts, readRules, readSettings, replaceRules, setAutoRoute } from '../store/routing.ts';
 import { decisionStats } from '../store/routing-decisions.ts';
-import { reportScope } from '../store/savings.ts';
+import { utcDay } from '../store/usage-writes.ts';
 import { commander, type RouteDeps, type RouteModule, reader } from './deps.ts';
 
 const tags = ['routing'];
@@ -193,10 +194,10 @@ export const routingRoutes: RouteModule = (app, deps) => {
     async (req, reply) => {
       await deps.usage.settled();
       const q = req.query;
-      const period = reportPeriod(q, deps.clock());
+      const period = reportPeriod(q, utcDay(deps.clock()));
       const db = deps.database.db;
       const principal = req.principal as Principal;
-      const actors = await reportScope(db, principal, can(principal, 'read_everyone'), q.actor);
+      const actors = await reportActors(db, principal, q.actor);
       return reply.envelope(await decisionStats(db, { ...period, actors, family: q.family, classifier: q.classifier }));
     },
   );

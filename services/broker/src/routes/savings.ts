@@ -1,9 +1,10 @@
 import { Envelope, type Principal } from '@platform/kit';
-import { can } from '../domain/permissions.ts';
-import { reportPeriod } from '../domain/routing.ts';
+import { reportPeriod } from '../domain/period.ts';
 import { ReportQuery } from '../schemas/routing.ts';
 import { Savings } from '../schemas/savings.ts';
-import { readSavings, reportScope } from '../store/savings.ts';
+import { reportActors } from '../store/people.ts';
+import { readSavings } from '../store/savings.ts';
+import { utcDay } from '../store/usage-writes.ts';
 import type { RouteModule } from './deps.ts';
 import { reader } from './deps.ts';
 
@@ -27,10 +28,10 @@ export const savingsRoutes: RouteModule = (app, deps) => {
     async (req, reply) => {
       // Calls relayed just before are counted.
       await deps.usage.settled();
-      const period = reportPeriod(req.query, deps.clock());
+      const period = reportPeriod(req.query, utcDay(deps.clock()));
       const db = deps.database.db;
       const principal = req.principal as Principal;
-      const scope = await reportScope(db, principal, can(principal, 'read_everyone'), req.query.actor);
+      const scope = await reportActors(db, principal, req.query.actor);
       return reply.envelope(await readSavings(db, period, scope));
     },
   );

@@ -12,8 +12,9 @@ import {
 } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { inScope } from '../domain/people.ts';
+import { reportPeriod } from '../domain/period.ts';
 import { can } from '../domain/permissions.ts';
-import { period, reportedUsage } from '../domain/usage.ts';
+import { reportedUsage } from '../domain/usage.ts';
 import {
   periodErrors,
   UsageCall,
@@ -39,7 +40,7 @@ async function usageFilter(deps: RouteDeps, req: FastifyRequest, q: UsageFilterQ
   // Calls the relay has recorded but not yet written are part of every read (read your writes).
   await deps.usage.settled();
   const scope = await readScopeOf(db, req.principal as Principal);
-  const range = period(q, utcDay(deps.clock()));
+  const range = reportPeriod(q, utcDay(deps.clock()));
   const actor = q.actor === undefined ? undefined : await fidOf(db, q.actor);
   const person = q.person === undefined ? undefined : await fidOf(db, q.person);
   for (const fid of [actor, person]) {

@@ -1,6 +1,13 @@
-import { type Db, isoOrThrow, type PageRequest, type Principal } from '@platform/kit';
+import { type Db, forbidden, isoOrThrow, type PageRequest, type Principal } from '@platform/kit';
 import { sql } from 'kysely';
-import { fidOfEmail, type IdentityKind, type NewIdentity, nameFromEmail, type ReadScope } from '../domain/people.ts';
+import {
+  fidOfEmail,
+  type IdentityKind,
+  inScope,
+  type NewIdentity,
+  nameFromEmail,
+  type ReadScope,
+} from '../domain/people.ts';
 import { can } from '../domain/permissions.ts';
 import type { Person } from '../schemas/people.ts';
 
@@ -168,4 +175,17 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export async function fidOf(db: Db, ref: string): Promise<string> {
   if (!ref.includes('@')) return UUID_RE.test(ref) ? ref.toLowerCase() : ref;
   return (await findByEmail(db, ref))?.fid ?? fidOfEmail(ref);
+}
+
+/**
+ * Whose figures a report covers (savings, routing stats): null for everyone the caller may read
+ * when they read everyone, else the FIDs in their scope, or the one actor they name (403 outside
+ * their scope).
+ */
+export async function reportActors(db: Db, p: Principal, actor: string | undefined): Promise<string[] | null> {
+  const scope = await readScopeOf(db, p);
+  if (actor === undefined) return scope.everyone ? null : [...scope.fids];
+  const fid = await fidOf(db, actor);
+  if (!inScope(scope, fid)) throw forbidden('Only your own figures and those of identities you created');
+  return [fid];
 }

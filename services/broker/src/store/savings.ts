@@ -1,45 +1,12 @@
-import { type Db, forbidden, type Principal } from '@platform/kit';
+import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Tier } from '../domain/catalog.ts';
+import type { Period } from '../domain/period.ts';
 import type { Savings } from '../schemas/savings.ts';
-import { identityFid } from '../tokens.ts';
 import { readRules } from './routing.ts';
 
 /** The identities a report covers: null for everyone. */
 export type Scope = string[] | null;
-
-/** An actor named by FID or email, as its roster FID (an email never seen: its stable FID). */
-async function actorFid(db: Db, actor: string): Promise<string> {
-  if (!actor.includes('@')) return actor;
-  const email = actor.toLowerCase();
-  const row = await db.selectFrom('identities').select('fid').where('email', '=', email).executeTakeFirst();
-  return row?.fid ?? identityFid(email);
-}
-
-/**
- * Whose figures a report may show. Those who read everyone see everyone, or the one actor they
- * name. Others see themselves and the identities they created (agents, service credentials);
- * naming anyone else is 403.
- */
-export async function reportScope(
-  db: Db,
-  principal: Principal,
-  readsEveryone: boolean,
-  actor: string | undefined,
-): Promise<Scope> {
-  const named = actor === undefined ? undefined : await actorFid(db, actor);
-  if (readsEveryone) return named === undefined ? null : [named];
-  const created = await db.selectFrom('identities').select('fid').where('creator_fid', '=', principal.id).execute();
-  const own = [principal.id, ...created.map((r) => r.fid as string)];
-  if (named === undefined) return own;
-  if (!own.includes(named)) throw forbidden('Only your own figures and those of identities you created');
-  return [named];
-}
-
-interface Period {
-  from: string;
-  to: string;
-}
 
 /** Cache and routing savings over a period, per model used and, for routing, per rule and per family and tier. */
 export async function readSavings(db: Db, period: Period, scope: Scope): Promise<Savings> {
