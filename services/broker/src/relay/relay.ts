@@ -4,7 +4,6 @@
  * hand API-credential calls to the conversation saver. Nothing on this path reads the database:
  * the budget gate and the router cache.
  */
-import { pipeline } from 'node:stream';
 import { AppError, type Principal, unavailable, uuidv7 } from '@platform/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -136,12 +135,14 @@ export class Relay {
         req.log.error({ err, provider: call.provider.id, model: call.usedWireId }, 'relay: recording the call failed');
       }
     });
-    pipeline(body, res, (err) => {
-      res.off('close', onClose);
-      if (!err || abort.aborted || (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    // A plain pipe with its own error handling: stream.pipeline costs an AbortSignal per call on
+    // Node 20. A caller who goes away aborts the upstream call (onClose), which ends the body.
+    body.once('error', (err) => {
       // The provider failed mid-reply: the caller gets a cut-short reply and no usage row is written.
-      this.logFailure(req, call, upstream.statusCode, null, err);
+      if (!abort.aborted) this.logFailure(req, call, upstream.statusCode, null, err);
+      res.destroy();
     });
+    body.pipe(res);
   }
 
   /** Chat, responses and messages: provider, key, budget, routing, the forwarded body. */

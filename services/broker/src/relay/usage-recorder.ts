@@ -146,7 +146,12 @@ export class UsageRecorder implements UsageSink {
       } finally {
         this.flushing = undefined;
         if (this.queue.length > 0) {
-          const pause = this.failures > 0 ? Math.min(this.maxRetryMs, this.retryMs * 2 ** (this.failures - 1)) : 0;
+          const pause =
+            this.failures > 0
+              ? Math.min(this.maxRetryMs, this.retryMs * 2 ** (this.failures - 1))
+              : this.urgent()
+                ? 0
+                : this.flushDelayMs;
           this.flushLater(pause);
         }
       }
@@ -172,7 +177,15 @@ export class UsageRecorder implements UsageSink {
       this.committed += batch.length;
       this.failures = 0;
       this.release(false);
+      // Calls that arrived during the write wait for the batching pause unless a read waits for
+      // them or a batch is full: under load, writing them at once would take a transaction for
+      // every few calls.
+      if (!this.urgent()) return;
     }
+  }
+
+  private urgent(): boolean {
+    return this.waiters.length > 0 || this.queue.length >= this.batchSize;
   }
 
   /** Resolves the waiters whose calls are committed (all of them after a failed attempt). */
