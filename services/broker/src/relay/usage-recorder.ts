@@ -30,19 +30,27 @@ export interface RecorderOptions {
   write?: (db: Db, calls: readonly CompletedCall[]) => Promise<void>;
 }
 
+/**
+ * Rows per statement. Embedded PGlite runs each statement on the relay's own thread, so a
+ * statement of a whole batch would hold every relayed call behind it for tens of milliseconds;
+ * small statements let the event loop serve calls between them.
+ */
+const STATEMENT_ROWS = 25;
+
 /** One batch in one transaction: its usage rows with their rollup, and its routing decisions. */
 export async function writeCalls(db: Db, calls: readonly CompletedCall[]): Promise<void> {
-  const decisions: DecisionRecord[] = [];
-  for (const c of calls) {
-    const d = decisionRecord(c);
-    if (d) decisions.push(d);
-  }
   await db.transaction().execute(async (trx) => {
-    await insertUsage(
-      trx,
-      calls.map((c) => c.usage),
-    );
-    await insertDecisions(trx, decisions);
+    for (let i = 0; i < calls.length; i += STATEMENT_ROWS) {
+      const slice = calls.slice(i, i + STATEMENT_ROWS);
+      await insertUsage(
+        trx,
+        slice.map((c) => c.usage),
+      );
+      await insertDecisions(
+        trx,
+        slice.map(decisionRecord).filter((d): d is DecisionRecord => d !== null),
+      );
+    }
   });
 }
 
