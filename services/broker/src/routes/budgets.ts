@@ -54,6 +54,14 @@ async function rowOf(db: Db, fid: string, now: Date): Promise<BudgetRow> {
 export const budgetRoutes: RouteModule = (app, deps) => {
   const db = deps.database.db;
 
+  /** What a budget list covers: the caller's scope, the identity named by `actor` and its tree, this month (after pending usage is written). */
+  const listScope = async (principal: Principal, actor: string | undefined) => {
+    await deps.usage.settled();
+    const scope = await readScopeOf(db, principal);
+    const tree = actor === undefined ? undefined : await namedFid(db, scope, actor);
+    return { scope, tree, month: monthOf(deps.clock()) };
+  };
+
   app.get(
     '/v1/budgets/default',
     {
@@ -105,10 +113,7 @@ export const budgetRoutes: RouteModule = (app, deps) => {
       },
     },
     async (req, reply) => {
-      await deps.usage.settled();
-      const scope = await readScopeOf(db, req.principal as Principal);
-      const tree = req.query.actor === undefined ? undefined : await namedFid(db, scope, req.query.actor);
-      const month = monthOf(deps.clock());
+      const { scope, tree, month } = await listScope(req.principal as Principal, req.query.actor);
       const page = pageRequest(req.query, 100);
       const { items, total } = await budgetFigures(
         db,
@@ -136,10 +141,7 @@ export const budgetRoutes: RouteModule = (app, deps) => {
       },
     },
     async (req, reply) => {
-      await deps.usage.settled();
-      const scope = await readScopeOf(db, req.principal as Principal);
-      const tree = req.query.actor === undefined ? undefined : await namedFid(db, scope, req.query.actor);
-      const month = monthOf(deps.clock());
+      const { scope, tree, month } = await listScope(req.principal as Principal, req.query.actor);
       const { items } = await budgetFigures(db, { scope, tree }, month);
       const groups = groupBudgets(items, SHOW_KINDS[req.query.show ?? 'all'], (f) => budgetRow(f, month.month));
       const page = pageRequest(req.query, 100);
