@@ -139,6 +139,33 @@ describe('the provider fails', () => {
     expect(await rowsOf(me)).toEqual([]);
   });
 
+  it('BRK-123 BRK-124 a provider that hangs up mid-stream cuts the reply short, is logged, and writes no usage row', async () => {
+    const me = person();
+    const before = failureLines().length;
+    const r = await fetch(`${h.url}/v1/relay/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dev-principal': me },
+      body: JSON.stringify({
+        model: 'gpt-4.1',
+        messages: [{ role: 'user', content: 'a story cut short' }],
+        stream: true,
+        fake: { chunks: 6, hang_up_after: 2 },
+      }),
+    });
+    expect(r.status).toBe(200);
+    // The caller sees the bytes that came, then the connection fails: never a [DONE].
+    const text = await r.text().catch((e: Error) => `failed: ${e.message}`);
+    expect(text).not.toContain('[DONE]');
+    expect(failureLines().length).toBe(before + 1);
+    expect(failureLines().at(-1)).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4.1',
+      actor: fid(me),
+      upstreamStatus: 200,
+    });
+    expect(await rowsOf(me)).toEqual([]);
+  });
+
   it('BRK-121 a caller who goes away mid-stream cancels the upstream call and no usage row is written', async () => {
     const me = person();
     const abortsBefore = h.fake.aborts;

@@ -5,7 +5,8 @@
  * give identical bytes. Used by the relay tests and the bench, so it stays lean.
  *
  * Test hooks in the request body (forwarded unchanged by the relay):
- *   `fake: { usage?: {input_tokens, output_tokens, cached_tokens}, chunks?, delay_ms? }`
+ *   `fake: { usage?: {input_tokens, output_tokens, cached_tokens}, chunks?, delay_ms?, hang_up_after? }`
+ *   (hang_up_after: a stream destroys its connection after that many events, a provider failing mid-reply)
  * force the usage the reply reports, the number of text deltas a stream carries and a delay
  * between stream events.
  */
@@ -52,6 +53,7 @@ interface Forced {
   usage?: { input_tokens?: number; output_tokens?: number; cached_tokens?: number };
   chunks?: number;
   delay_ms?: number;
+  hang_up_after?: number;
 }
 
 interface Reply {
@@ -369,8 +371,12 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
   };
 
   /** Writes stream events, pausing `delay` ms between them; stops when the caller goes away. */
-  function stream(res: ServerResponse, events: string[], delay: number) {
+  function stream(res: ServerResponse, events: string[], delay: number, hangUpAfter?: number) {
     res.writeHead(200, { 'content-type': SSE_TYPE, 'cache-control': 'no-cache' });
+    if (hangUpAfter !== undefined) {
+      res.write(events.slice(0, hangUpAfter).join(''), () => res.socket?.destroy());
+      return;
+    }
     if (delay <= 0) {
       res.end(events.join(''));
       return;
@@ -436,7 +442,7 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
     switch (path) {
       case '/v1/chat/completions': {
         const r = replyFor(body, json, forced);
-        if (json.stream === true) stream(res, chatEvents(r, json, chunks), delay);
+        if (json.stream === true) stream(res, chatEvents(r, json, chunks), delay, forced?.hang_up_after);
         else send(res, 200, JSON_TYPE, chatJson(r));
         return;
       }
