@@ -27,3 +27,23 @@ export function routesMissingSchemas(doc: { paths: Record<string, Record<string,
   }
   return missing;
 }
+
+/**
+ * The routes an app registered ("METHOD /path", Fastify's `:param` as `{param}`) that its OpenAPI
+ * document does not list, among those `served` selects (default: every /v1 route). Also returns
+ * how many were checked, so a test can tell an empty selection from a clean one.
+ */
+export function undocumentedRoutes(
+  registered: readonly string[],
+  doc: { paths: Record<string, object> },
+  served: (url: string) => boolean = (url) => url.startsWith('/v1/'),
+): { checked: number; missing: string[] } {
+  const documented = new Set(
+    Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
+  );
+  const checked = registered
+    .map((r) => r.split(' ') as [string, string])
+    .filter(([, url]) => served(url))
+    .map(([method, url]) => `${method} ${url.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+  return { checked: checked.length, missing: checked.filter((r) => !documented.has(r)) };
+}

@@ -140,41 +140,41 @@ export const credentialRoutes: RouteModule = (app, deps) => {
       ),
   );
 
-  app.post(
-    '/v1/credentials/mine/:client_id/disable',
+  const toggles = [
     {
-      preValidation: [...minting, emptyBodyAsObject],
-      schema: {
-        tags,
-        summary: 'Stop new tokens; tokens already issued last until they expire',
-        description: `Disabling a disabled credential changes nothing. ${WHO}`,
-        headers: IdempotencyHeaders,
-        params: CredentialParams,
-        body: EmptyCommand,
-        response: { 200: Envelope(Credential) },
-      },
+      action: 'disable',
+      enabled: false,
+      summary: 'Stop new tokens; tokens already issued last until they expire',
+      description: `Disabling a disabled credential changes nothing. ${WHO}`,
     },
-    async (req, reply) =>
-      plain(deps, req, reply, (ctx) => setCredentialEnabled(ctx.trx, owner(ctx), req.params.client_id, false, ctx.now)),
-  );
-
-  app.post(
-    '/v1/credentials/mine/:client_id/enable',
     {
-      preValidation: [...minting, emptyBodyAsObject],
-      schema: {
-        tags,
-        summary: 'Back to enabled, with the same secret',
-        description: `Enabling an enabled credential changes nothing; an expired one still cannot exchange. ${WHO}`,
-        headers: IdempotencyHeaders,
-        params: CredentialParams,
-        body: EmptyCommand,
-        response: { 200: Envelope(Credential) },
-      },
+      action: 'enable',
+      enabled: true,
+      summary: 'Back to enabled, with the same secret',
+      description: `Enabling an enabled credential changes nothing; an expired one still cannot exchange. ${WHO}`,
     },
-    async (req, reply) =>
-      plain(deps, req, reply, (ctx) => setCredentialEnabled(ctx.trx, owner(ctx), req.params.client_id, true, ctx.now)),
-  );
+  ] as const;
+  for (const t of toggles) {
+    app.post(
+      `/v1/credentials/mine/:client_id/${t.action}`,
+      {
+        preValidation: [...minting, emptyBodyAsObject],
+        schema: {
+          tags,
+          summary: t.summary,
+          description: t.description,
+          headers: IdempotencyHeaders,
+          params: CredentialParams,
+          body: EmptyCommand,
+          response: { 200: Envelope(Credential) },
+        },
+      },
+      async (req, reply) =>
+        plain(deps, req, reply, (ctx) =>
+          setCredentialEnabled(ctx.trx, owner(ctx), req.params.client_id, t.enabled, ctx.now),
+        ),
+    );
+  }
 
   app.post(
     '/v1/credentials/mine/:client_id/rename',
