@@ -278,6 +278,24 @@ describe('native apps and new tokens', () => {
     const second = await exchange(again);
     expect(second.access_token).not.toBe(first.access_token);
   });
+
+  it('13.3 SIGN-027 SIGN-040 discovery lists no refresh_token grant and the token endpoint has none', async () => {
+    const discovery = (await (await fetch(`${h.issuer}/.well-known/openid-configuration`)).json()) as {
+      grant_types_supported: string[];
+    };
+    expect(discovery.grant_types_supported).not.toContain('refresh_token');
+    expect(discovery.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'client_credentials']),
+    );
+    expect(config.serverMetadata().grant_types_supported).not.toContain('refresh_token');
+    const refused = await fetch(`${h.issuer}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: WEB, refresh_token: 'anything' }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('unsupported_grant_type');
+  });
 });
 
 describe('refusals', () => {

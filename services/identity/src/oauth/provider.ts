@@ -123,7 +123,9 @@ export function createProvider(o: ProviderOptions): Provider {
         },
       },
     },
-    issueRefreshToken: async () => false,
+    // No issueRefreshToken here: oidc-provider registers (and advertises) the refresh_token grant
+    // whenever that hook is replaced. Its default issues one only to a client holding the
+    // refresh_token grant with offline_access, and no client may hold either (SIGN-039, SIGN-040).
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL,
       ClientCredentials: ACCESS_TOKEN_TTL,
