@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTANT, CONTROLLER, type Harness, harness } from './harness.ts';
+import { ACCOUNTANT, BILLING, CONTROLLER, type Harness, harness, PAYMENTS } from './harness.ts';
 
 const NOW = '2025-06-15T12:00:00Z';
 
@@ -90,6 +90,37 @@ describe('reversing a posted entry', () => {
     expect(r.status).toBe(400);
     expect(r.errors[0].code).toBe('idempotency_key_required');
     expect(await h.state()).toEqual(state);
+  });
+});
+
+describe('reversing an entry made by billing', () => {
+  it('14.1 ACC-034 ACC-035 only billing reverses an entry with invoice or charge references: billing gets a generated reversal keeping them, others 403 billing_reference_not_allowed and nothing written', async () => {
+    const l = await h.ledger();
+    const refs = { invoice_id: randomUUID(), charge_id: randomUUID() };
+    const p = await h.posted(l, { as: BILLING, lineExtra: refs });
+
+    // A person's reversal would be a manual entry carrying billing references: refused, for
+    // every caller other than billing.
+    for (const as of [CONTROLLER, ACCOUNTANT, PAYMENTS]) {
+      const state = await h.state();
+      const r = await reverse(p.id, {}, as);
+      expect(r.status, as).toBe(403);
+      expect(r.errors[0].code).toBe('billing_reference_not_allowed');
+      expect(await h.state()).toEqual(state);
+    }
+
+    // Billing's reversal is made by billing: generated, the same references on every line.
+    const r = await reverse(p.id, {}, BILLING);
+    expect(r.status).toBe(201);
+    const rev = await read(r.data.id);
+    expect(rev).toMatchObject({ source: 'generated', is_reversal: true, reversal_of: p.id, created_by: BILLING });
+    for (const line of rev.lines) expect(line).toMatchObject(refs);
+
+    // An entry without billing references is reversed by a person as before.
+    const plain = await h.posted(l);
+    const own = await reverse(plain.id, {}, CONTROLLER);
+    expect(own.status).toBe(201);
+    expect(own.data.source).toBe('manual');
   });
 });
 

@@ -1,6 +1,6 @@
 import { conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkActive, notConfigured, openMonth } from '../domain/calendar.ts';
-import { checkEditable, checkLines, isCharge } from '../domain/journal.ts';
+import { BILLING_PRINCIPAL, checkEditable, checkLines, checkMayReverse, isCharge } from '../domain/journal.ts';
 import { localDate } from '../domain/months.ts';
 import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
 import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
@@ -12,8 +12,6 @@ import { lockEntityOfEntry, lockEntitySharedReturning } from '../store/locks.ts'
 import { loadForPosting } from '../store/posting.ts';
 import type { CommandCtx } from './context.ts';
 import { SERVICE } from './context.ts';
-
-const BILLING = 'service:billing';
 
 async function checkEntryLines(trx: Db, chartCode: string, lines: readonly LineInput[], madeByBilling: boolean) {
   const accounts = await accountRefs(
@@ -41,7 +39,7 @@ export async function createEntry({ trx, principal, now }: CommandCtx, input: En
   );
   if (!entity) throw unprocessable('legal_entity_not_found', 'No such legal entity', 'data/legal_entity_id');
   checkActive(entity);
-  checkLines(input.lines, entity.accounts, entity.chart_code, principal.id === BILLING);
+  checkLines(input.lines, entity.accounts, entity.chart_code, principal.id === BILLING_PRINCIPAL);
   return insertEntry(
     trx,
     {
@@ -104,13 +102,15 @@ export async function postEntry({ trx, principal, now }: CommandCtx, id: string,
 
 /**
  * A reversal is a new draft with the original's lines, debits and credits swapped; the original
- * stays posted and unchanged. Its date is entry_date, or else the entity-local date.
+ * stays posted and unchanged. Its date is entry_date, or else the entity-local date. Its source
+ * follows the caller's kind, which is billing's for any entry with billing references.
  */
 export async function reverseEntry({ trx, principal, now }: CommandCtx, id: string, entryDate?: string) {
   const original = await lockEntry(trx, id);
   if (original.status !== 'posted') throw conflict('entry_not_posted', 'Only a posted entry can be reversed');
   if ((await reversedAmong(trx, [id])).size > 0)
     throw conflict('entry_already_reversed', 'The entry already has a reversal');
+  checkMayReverse(original, principal.id === BILLING_PRINCIPAL);
   let date = entryDate;
   if (date === undefined) {
     const calendar = await findCalendar(trx, original.legal_entity_id);

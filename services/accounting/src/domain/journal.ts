@@ -1,5 +1,7 @@
-import { conflict, unprocessable } from '@platform/kit';
+import { conflict, forbidden, unprocessable } from '@platform/kit';
 import type { LineInput } from '../schemas/journal.ts';
+
+export const BILLING_PRINCIPAL = 'service:billing';
 
 export interface AccountRef {
   id: string;
@@ -52,6 +54,20 @@ export interface EntryFacts {
 
 export const hasBillingDocument = (e: Pick<EntryFacts, 'lines'>) => e.lines.some((l) => l.invoice_id || l.charge_id);
 export const isCharge = (e: Pick<EntryFacts, 'lines'>) => e.lines.some((l) => l.charge_id);
+
+/**
+ * A reversal keeps the original's invoice and charge references (it offsets the same document),
+ * so reversing an entry with billing references makes an entry with billing references, which
+ * only billing may make. Anyone else corrects the document in billing, which reverses it.
+ */
+export function checkMayReverse(original: Pick<EntryFacts, 'lines'>, madeByBilling: boolean): void {
+  if (hasBillingDocument(original) && !madeByBilling) {
+    throw forbidden(
+      'Only billing may reverse an entry whose lines carry an invoice or charge reference',
+      'billing_reference_not_allowed',
+    );
+  }
+}
 
 /** Only a manual draft that is not a reversal and not made by a payment, charge or invoice can be edited. */
 export function checkEditable(e: EntryFacts): void {
