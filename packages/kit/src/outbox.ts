@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Bus, BusMessage } from './bus/bus.ts';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
@@ -41,28 +42,55 @@ export async function emit(trx: Db, service: string, events: EventInput[], now =
   await trx.insertInto('outbox').values(rows).execute();
 }
 
+export interface OutboxPublisherOptions {
+  pollMs: number;
+  batch?: number;
+  onError?: (e: Error) => void;
+  /** A send not finished within this fails and is retried at the next poll (default 10 s). */
+  sendTimeoutMs?: number;
+  /**
+   * How long a claim keeps other publishers off its rows (default 60 s). Longer than the send
+   * timeout, so a live publisher's rows are taken over only when it died or stalled.
+   */
+  leaseMs?: number;
+  /** The publisher's clock for leases and published_at; tests move it instead of sleeping. */
+  clock?: () => Date;
+}
+
+/** One row a publisher claimed, as it goes onto the bus. */
+interface ClaimedRow {
+  id: number;
+  event_id: string;
+  subject: string;
+  payload: unknown;
+}
+
 /**
- * Drains the outbox to the bus. Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share
- * the work without sending a row twice; a failed send leaves the rows for the next poll.
+ * Drains the outbox to the bus. Each batch is claimed with a lease in one short statement (FOR
+ * UPDATE SKIP LOCKED, so replicas share the work), published with no transaction open, then
+ * marked published if the claim still holds. A slow or dead bus therefore holds no locks; a
+ * failed send releases the claim for the next poll; the rows of a publisher that died are taken
+ * over when its lease ends (delivery is at least once; the bus drops duplicate event ids).
  */
 export class OutboxPublisher {
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private running: Promise<number> | undefined;
+  private readonly clock: () => Date;
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
-    private readonly opts: {
-      pollMs: number;
-      batch?: number;
-      onError?: (e: Error) => void;
-      /** A send not finished within this fails and is retried at the next poll (default 10 s). */
-      sendTimeoutMs?: number;
-    },
-  ) {}
+    private readonly opts: OutboxPublisherOptions,
+  ) {
+    this.clock = opts.clock ?? (() => new Date());
+  }
 
   start() {
+    this.stopped = false;
     const tick = async () => {
       await this.drain().catch((e) => this.opts.onError?.(e));
+      // stop() may have come while this tick ran: then it must not schedule another.
+      if (this.stopped) return;
       this.timer = setTimeout(tick, this.opts.pollMs);
       this.timer.unref();
     };
@@ -71,20 +99,21 @@ export class OutboxPublisher {
   }
 
   async stop() {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
   }
 
-  /** Publish until the outbox is empty; returns how many events went out. */
+  /** Publish until the outbox has nothing claimable or a send fails; returns how many events went out. */
   async drain(): Promise<number> {
     if (this.running) return this.running;
     this.running = (async () => {
       let total = 0;
       for (;;) {
-        const n = await this.drainBatch();
-        total += n;
-        if (n === 0) return total;
+        const batch = await this.drainBatch();
+        total += batch.published;
+        if (batch.claimed === 0 || !batch.sent) return total;
       }
     })().finally(() => {
       this.running = undefined;
@@ -92,31 +121,60 @@ export class OutboxPublisher {
     return this.running;
   }
 
-  private async drainBatch(): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await sql<{ id: number; event_id: string; subject: string; payload: unknown }>`
-        SELECT id, event_id, subject, payload FROM outbox
-        WHERE published_at IS NULL ORDER BY id LIMIT ${this.opts.batch ?? 500}
-        FOR UPDATE SKIP LOCKED`.execute(trx);
-      if (rows.rows.length === 0) return 0;
-      const messages: BusMessage[] = rows.rows.map((r) => ({
-        id: r.event_id,
-        subject: r.subject,
-        data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
-      }));
-      const ids = rows.rows.map((r) => r.id);
-      const sent = await withTimeout(this.bus.publish(messages), this.opts.sendTimeoutMs ?? 10_000);
-      if (!sent.ok) {
-        await sql`UPDATE outbox SET attempts = attempts + 1, last_error = ${sent.error.message}
-          WHERE id = ANY(${ids}::bigint[])`.execute(trx);
-        this.opts.onError?.(sent.error);
-        return 0;
-      }
-      await sql`UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL
-        WHERE id = ANY(${ids}::bigint[])`.execute(trx);
-      return ids.length;
-    });
+  private async drainBatch(): Promise<{ claimed: number; published: number; sent: boolean }> {
+    const token = randomUUID();
+    const rows = await claimRows(this.db, token, this.clock(), this.opts.leaseMs ?? 60_000, this.opts.batch ?? 500);
+    if (rows.length === 0) return { claimed: 0, published: 0, sent: true };
+    const messages: BusMessage[] = rows.map((r) => ({
+      id: r.event_id,
+      subject: r.subject,
+      data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+    }));
+    const ids = rows.map((r) => r.id);
+    const sent = await withTimeout(this.bus.publish(messages), this.opts.sendTimeoutMs ?? 10_000);
+    if (!sent.ok) {
+      await releaseRows(this.db, token, ids, sent.error.message);
+      this.opts.onError?.(sent.error);
+      return { claimed: rows.length, published: 0, sent: false };
+    }
+    const published = await markPublished(this.db, token, ids, this.clock());
+    return { claimed: rows.length, published, sent: true };
   }
+}
+
+/**
+ * Claims up to `batch` unsent rows whose claim is absent or lapsed, oldest first. One statement,
+ * so its row locks last only as long as it runs.
+ */
+async function claimRows(db: Db, token: string, now: Date, leaseMs: number, batch: number) {
+  const until = new Date(now.getTime() + leaseMs);
+  const claimed = await sql<ClaimedRow>`
+    UPDATE outbox SET claimed_until = ${until}, claim_token = ${token}
+    WHERE id IN (
+      SELECT id FROM outbox
+      WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < ${now})
+      ORDER BY id LIMIT ${batch}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id, event_id, subject, payload`.execute(db);
+  // RETURNING has no order; the bus gets each topic's events in the order they were written.
+  return claimed.rows.sort((a, b) => a.id - b.id);
+}
+
+/** Marks sent the rows this claim still holds (another publisher may have taken them over). */
+async function markPublished(db: Db, token: string, ids: number[], now: Date): Promise<number> {
+  const marked = await sql<{ id: number }>`
+    UPDATE outbox SET published_at = ${now}, claimed_until = NULL, claim_token = NULL,
+      attempts = attempts + 1, last_error = NULL
+    WHERE id = ANY(${ids}::bigint[]) AND claim_token = ${token}
+    RETURNING id`.execute(db);
+  return marked.rows.length;
+}
+
+/** Records a failed send and gives the rows back for the next poll rather than waiting out the lease. */
+async function releaseRows(db: Db, token: string, ids: number[], error: string) {
+  await sql`
+    UPDATE outbox SET claimed_until = NULL, claim_token = NULL, attempts = attempts + 1, last_error = ${error}
+    WHERE id = ANY(${ids}::bigint[]) AND claim_token = ${token}`.execute(db);
 }
 
 async function withTimeout<T>(p: Promise<import('./errors.ts').Result<T>>, ms: number) {

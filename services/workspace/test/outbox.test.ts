@@ -1,4 +1,4 @@
-import { type Bus, type BusMessage, MemoryBus, OutboxPublisher } from '@platform/kit';
+import { type Bus, type BusMessage, MemoryBus, OutboxPublisher, ok, type Result } from '@platform/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDITOR, fid, type Harness, harness, OWNER } from './harness.ts';
@@ -110,6 +110,66 @@ describe('events through the outbox', () => {
     expect(await unsent()).toBe(0);
     expect(sends).toHaveLength(2);
     expect(sends[1]?.map((m) => m.id)).toEqual(sends[0]?.map((m) => m.id));
+  });
+});
+
+describe('13.5 a hanging bus holds up no command', () => {
+  /** Fails instead of hanging when `p` waits behind the publisher (as it did before leases). */
+  const bounded = <T>(p: Promise<T>, what: string) =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        setTimeout(() => reject(new Error(`${what}: still waiting after 5 s`)), 5_000).unref();
+      }),
+    ]);
+
+  it('13.5 while a send hangs, workspace commands complete; after the lease another publisher sends every event at least once', async () => {
+    await new OutboxPublisher(h.db, recordingBus().bus, { pollMs: 1_000 }).drain();
+    const baseline = Number(
+      (await sql<{ id: string | null }>`SELECT max(id) AS id FROM outbox`.execute(h.db)).rows[0]?.id ?? 0,
+    );
+    let started!: () => void;
+    const sending = new Promise<void>((r) => {
+      started = r;
+    });
+    let answer!: () => void;
+    const answered = new Promise<Result<void>>((r) => {
+      answer = () => r(ok(undefined));
+    });
+    const hanging: Bus = {
+      publish: () => {
+        started();
+        return answered;
+      },
+      subscribe: async () => async () => {},
+      close: async () => {},
+    };
+    const p = await h.team();
+    const t0 = new Date();
+    // This publisher claims the team's events and then "dies": its send never answers.
+    const dead = new OutboxPublisher(h.db, hanging, { pollMs: 1_000, sendTimeoutMs: 3_600_000, clock: () => t0 });
+    const deadDrain = dead.drain();
+    const { bus, sends } = recordingBus();
+    try {
+      await bounded(sending, 'the first send');
+      const tasks: string[] = [];
+      for (let i = 0; i < 3; i++) tasks.push((await bounded(h.task(p.id), `task ${i} during the hang`)).id);
+      const later = new OutboxPublisher(h.db, bus, { pollMs: 1_000, clock: () => new Date(t0.getTime() + 60_001) });
+      await bounded(later.drain(), 'the drain after the lease');
+      const created = sends
+        .flat()
+        .filter((m) => m.subject === 'workspace.project.item_created')
+        .map((m) => (m.data as { data: { itemId: string } }).data.itemId);
+      expect(created).toEqual(tasks);
+    } finally {
+      answer();
+    }
+    expect(await deadDrain).toBe(0);
+    expect(await unsent()).toBe(0);
+    const written = await sql<{
+      event_id: string;
+    }>`SELECT event_id FROM outbox WHERE id > ${baseline} ORDER BY id`.execute(h.db);
+    expect(sends.flat().map((m) => m.id)).toEqual(written.rows.map((r) => r.event_id));
   });
 });
 

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bus, BusMessage } from '../src/bus/bus.ts';
+import { MemoryBus } from '../src/bus/memory.ts';
+import type { Database } from '../src/db/database.ts';
+import { fail, ok, type Result } from '../src/errors.ts';
+import { emit, OutboxPublisher } from '../src/outbox.ts';
+import { testDatabase } from '../src/testing/database.ts';
+
+let database: Database & { drop(): Promise<void> };
+beforeAll(async () => {
+  database = await testDatabase('kit_outbox', [
+    { id: '0001_things', up: 'CREATE TABLE things (id serial PRIMARY KEY, name text NOT NULL)' },
+  ]);
+});
+afterAll(async () => database.drop());
+
+const LEASE_MS = 60_000;
+
+/**
+ * A bus whose publish never answers until the test says so: `publishing` resolves once a send
+ * has started, `answer` settles every send so far (and later ones) with the given result.
+ */
+function hangingBus() {
+  const delivered: BusMessage[] = [];
+  let started!: () => void;
+  const publishing = new Promise<void>((r) => {
+    started = r;
+  });
+  let answer!: (r: Result<void>) => void;
+  const answered = new Promise<Result<void>>((r) => {
+    answer = r;
+  });
+  const bus: Bus = {
+    publish: (messages) => {
+      started();
+      return answered.then((r) => {
+        if (r.ok) delivered.push(...messages);
+        return r;
+      });
+    },
+    subscribe: async () => async () => {},
+    close: async () => {},
+  };
+  return { bus, publishing, answer, delivered };
+}
+
+/** Fails the test instead of hanging it when `p` is stuck behind a lock (the bug of 13.5). */
+const within = <T>(p: Promise<T>, what: string, ms = 5_000) =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms).unref();
+    }),
+  ]);
+
+/** A command of some service: a row of its own table and its event, in one transaction. */
+const command = (service: string, name: string) =>
+  database.db.transaction().execute(async (trx) => {
+    await sql`INSERT INTO things (name) VALUES (${name})`.execute(trx);
+    await emit(trx, service, [{ type: 'thing.made', data: { name } }]);
+  });
+
+const eventIds = async (service: string) =>
+  (
+    await sql<{ event_id: string }>`SELECT event_id FROM outbox WHERE subject = ${`${service}.thing.made`}
+      ORDER BY id`.execute(database.db)
+  ).rows.map((r) => r.event_id);
+
+const unsent = async (service: string) =>
+  (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox
+      WHERE subject = ${`${service}.thing.made`} AND published_at IS NULL`.execute(database.db)
+  ).rows[0]?.n;
+
+/** Leaves nothing unsent from an earlier test, so each test's publishers see only its rows. */
+const drainAll = () => new OutboxPublisher(database.db, new MemoryBus(), { pollMs: 1_000 }).drain();
+
+describe('13.5 the publisher holds no transaction across the bus', () => {
+  it('13.5 while the bus hangs, commands writing the outbox and other tables complete, and no outbox row is locked', async () => {
+    await drainAll();
+    const service = `s${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 3; i++) await command(service, `before ${i}`);
+    const hung = hangingBus();
+    const publisher = new OutboxPublisher(database.db, hung.bus, { pollMs: 1_000, sendTimeoutMs: 3_600_000 });
+    const draining = publisher.drain();
+    try {
+      await within(hung.publishing, 'the publisher to start sending');
+      // The publish is now in flight and will not answer: the same tables still take commands.
+      for (let i = 0; i < 3; i++) await within(command(service, `during ${i}`), `command ${i} during the hang`);
+      expect((await eventIds(service)).length).toBe(6);
+      // No lock on the rows being sent: another transaction may lock them at once.
+      const locked = await within(
+        database.db.transaction().execute(
+          async (trx) =>
+            (
+              await sql<{ id: number }>`SELECT id FROM outbox WHERE subject = ${`${service}.thing.made`}
+                FOR UPDATE NOWAIT`.execute(trx)
+            ).rows.length,
+        ),
+        'locking the rows being sent',
+      );
+      expect(locked).toBe(6);
+    } finally {
+      hung.answer(ok(undefined));
+      await draining;
+    }
+    // The drain went on once the bus answered: the rows written during the hang went out too.
+    expect(hung.delivered.map((m) => m.id)).toEqual(await eventIds(service));
+  });
+
+  it('13.5 a publisher killed mid-send: its rows wait out the lease, then another publisher takes them over and every event is delivered at least once', async () => {
+    await drainAll();
+    const service = `s${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 5; i++) await command(service, `event ${i}`);
+    const ids = await eventIds(service);
+    const t0 = new Date();
+    // The killed publisher: it claimed the rows and never comes back to mark them.
+    const dead = hangingBus();
+    const killed = new OutboxPublisher(database.db, dead.bus, {
+      pollMs: 1_000,
+      sendTimeoutMs: 3_600_000,
+      leaseMs: LEASE_MS,
+      clock: () => t0,
+    });
+    const killedDrain = killed.drain();
+    try {
+      await within(dead.publishing, 'the first publisher to start sending');
+      const bus = new MemoryBus();
+      // Within the lease nobody else sends the rows...
+      const early = new OutboxPublisher(database.db, bus, {
+        pollMs: 1_000,
+        leaseMs: LEASE_MS,
+        clock: () => new Date(t0.getTime() + LEASE_MS - 1),
+      });
+      expect(await within(early.drain(), 'a drain within the lease')).toBe(0);
+      expect(await unsent(service)).toBe(5);
+      // ...after it, another publisher takes them over.
+      const later = new OutboxPublisher(database.db, bus, {
+        pollMs: 1_000,
+        leaseMs: LEASE_MS,
+        clock: () => new Date(t0.getTime() + LEASE_MS + 1),
+      });
+      expect(await within(later.drain(), 'a drain after the lease')).toBe(5);
+      expect(bus.log.map((m) => m.id)).toEqual(ids);
+      expect(await unsent(service)).toBe(0);
+    } finally {
+      // The "dead" publisher's send answers after all: it no longer holds the rows, so it marks none.
+      dead.answer(ok(undefined));
+    }
+    expect(await killedDrain).toBe(0);
+    const attempts = await sql<{ attempts: number }>`SELECT attempts FROM outbox
+      WHERE subject = ${`${service}.thing.made`}`.execute(database.db);
+    expect(attempts.rows.map((r) => r.attempts)).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('13.5 a failed send records the attempt and releases the claim, so the next poll sends the rows in order', async () => {
+    await drainAll();
+    const service = `s${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 4; i++) await command(service, `event ${i}`);
+    const real = new MemoryBus();
+    let down = true;
+    const flaky: Bus = {
+      publish: async (m) => (down ? fail(new Error('broker down'), true) : real.publish(m)),
+      subscribe: real.subscribe.bind(real),
+      close: real.close.bind(real),
+    };
+    const t = new Date();
+    const publisher = new OutboxPublisher(database.db, flaky, { pollMs: 1_000, clock: () => t });
+    expect(await publisher.drain()).toBe(0);
+    const rows = await sql<{ attempts: number; last_error: string | null; claimed_until: Date | null }>`
+      SELECT attempts, last_error, claimed_until FROM outbox WHERE subject = ${`${service}.thing.made`}`.execute(
+      database.db,
+    );
+    expect(rows.rows.map((r) => [r.attempts, r.last_error, r.claimed_until])).toEqual(
+      Array(4).fill([1, 'broker down', null]),
+    );
+    down = false;
+    // Same clock: the claim was released, not left to lapse.
+    expect(await publisher.drain()).toBe(4);
+    expect(real.log.map((m) => m.id)).toEqual(await eventIds(service));
+  });
+});
