@@ -89,4 +89,8 @@ export const commonConfig = () => ({
   DEV_PRINCIPALS_FILE: optionalStr(),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
   OUTBOX_POLL_MS: int(200, 10, 60_000),
+  // How long stored command results (replays of a retried Idempotency-Key) and sent events are
+  // kept; at least an hour, at most ten years.
+  IDEMPOTENCY_RETENTION_HOURS: int(168, 1, 87_600),
+  OUTBOX_RETENTION_HOURS: int(168, 1, 87_600),
 });

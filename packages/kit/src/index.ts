@@ -27,5 +27,6 @@ export { KIT_MIGRATIONS } from './kit-migrations.ts';
 export * from './net.ts';
 export * from './outbox.ts';
 export * from './pagination.ts';
+export * from './retention.ts';
 export * from './schemas.ts';
 export * from './service.ts';

@@ -10,6 +10,7 @@ import { type Migration, migrate } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
 import { OutboxPublisher } from './outbox.ts';
+import { RetentionJob } from './retention.ts';
 
 /** What every service's process needs, built once from its config. */
 export interface ServiceRuntimeOptions {
@@ -35,6 +36,12 @@ export interface ServiceRuntimeOptions {
   /** This service's application audience at the access gateway, if it trusts the gateway. */
   gatewayAudience?: string | readonly string[];
   outboxPollMs: number;
+  /** Idempotency records are deleted after this many hours (default 168). */
+  idempotencyRetentionHours?: number;
+  /** Published outbox rows are deleted after this many hours (default 168). */
+  outboxRetentionHours?: number;
+  /** Time between retention runs (default 5 minutes). */
+  retentionIntervalMs?: number;
 }
 
 export interface ServiceRuntime {
@@ -42,6 +49,7 @@ export interface ServiceRuntime {
   bus: Bus;
   authenticator: Authenticator;
   publisher: OutboxPublisher;
+  retention: RetentionJob;
   close(): Promise<void>;
 }
 
@@ -62,12 +70,20 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
   const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl, { streams: [o.service] }) : new MemoryBus());
   const publisher = new OutboxPublisher(database.db, bus, { pollMs: o.outboxPollMs });
   publisher.start();
+  const retention = new RetentionJob(database.db, {
+    idempotencyHours: o.idempotencyRetentionHours ?? 168,
+    outboxHours: o.outboxRetentionHours ?? 168,
+    intervalMs: o.retentionIntervalMs,
+  });
+  retention.start();
   return {
     database,
     bus,
     authenticator,
     publisher,
+    retention,
     async close() {
+      await retention.stop();
       await publisher.stop();
       if (!o.bus) await bus.close();
       await database.close();
@@ -88,6 +104,8 @@ export const runtimeFromConfig = (
     PLATFORM_DATA_DIR: string;
     BUS_URL?: string;
     OUTBOX_POLL_MS: number;
+    IDEMPOTENCY_RETENTION_HOURS: number;
+    OUTBOX_RETENTION_HOURS: number;
     DEV_PRINCIPALS_FILE?: string;
   },
   shared: SharedInfrastructure = {},
@@ -98,6 +116,8 @@ export const runtimeFromConfig = (
   busUrl: config.BUS_URL,
   bus: shared.bus,
   outboxPollMs: config.OUTBOX_POLL_MS,
+  idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+  outboxRetentionHours: config.OUTBOX_RETENTION_HOURS,
   devPrincipalsFile: config.DEV_PRINCIPALS_FILE,
 });
 
