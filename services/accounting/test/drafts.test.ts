@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNTANT,
@@ -133,9 +134,15 @@ describe('only manual, unposted, non-reversal drafts not made by a payment, char
 
   it('ACC-050 editing an entry made by a payment is 409 and the entry is unchanged', async () => {
     const l = await h.ledger();
-    const d = await h.draft(l, { payment_id: randomUUID() });
-    expect(d).toMatchObject({ source: 'manual', status: 'draft' });
+    const d = await h.draft(l, { as: PAYMENTS, payment_id: randomUUID() });
+    expect(d).toMatchObject({ source: 'generated', status: 'draft' });
     await expectRefusedUnchanged(d.id, editBody(l), 409, 'entry_not_editable');
+    // Only Payments sets payment_id now (issue 14.7); a manual draft carrying one can only be an
+    // older row, and it is refused for the payment_id alone.
+    const manual = await h.draft(l);
+    await sql`UPDATE journal_entries SET payment_id = ${randomUUID()} WHERE id = ${manual.id}`.execute(h.db);
+    const r = await expectRefusedUnchanged(manual.id, editBody(l), 409, 'entry_not_editable');
+    expect(r.errors[0].message).toContain('payment');
   });
 
   it('ACC-051 editing an entry made by a charge is 409 and the entry is unchanged', async () => {

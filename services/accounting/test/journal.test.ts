@@ -76,7 +76,7 @@ describe('journal entries: payment_id', () => {
     const withId = await h.call(
       'POST',
       '/v1/journal-entries',
-      ACCOUNTANT,
+      PAYMENTS,
       body(l, h.lines(l.cash.id, l.revenue.id), { payment_id: paymentId }),
     );
     expect(withId.status).toBe(201);
@@ -88,12 +88,36 @@ describe('journal entries: payment_id', () => {
     const paymentId = randomUUID();
     const d = await h.draft(l, { payment_id: paymentId, as: PAYMENTS });
     expect((await read(d.id)).payment_id).toBe(paymentId);
-    const p = await h.posted(l, { payment_id: paymentId });
+    const p = await h.posted(l, { payment_id: paymentId, as: PAYMENTS });
     expect((await read(p.id)).payment_id).toBe(paymentId);
     const list = await h.call('GET', `/v1/journal-entries?payment_id=${paymentId}`, CONTROLLER);
     expect(list.status).toBe(200);
     expect(list.data.map((e: { id: string }) => e.id).sort()).toEqual([d.id, p.id].sort());
     for (const e of list.data) expect(e.payment_id).toBe(paymentId);
+  });
+});
+
+describe('journal entries: who sets payment_id', () => {
+  it('14.7 ACC-028 ACC-029 only the Payments service sets payment_id: any other caller gets 403 payment_id_not_allowed and nothing is written', async () => {
+    const l = await h.ledger();
+    const paymentId = randomUUID();
+    const withPayment = body(l, h.lines(l.cash.id, l.revenue.id), { payment_id: paymentId });
+    // A payment_id makes the entry uneditable and deletable only by Payments, so setting it is
+    // Payments' alone, as invoice and charge references are billing's.
+    for (const as of [ACCOUNTANT, SENIOR, CONTROLLER, SUPERADMIN, BILLING]) {
+      const state = await h.state();
+      const r = await h.call('POST', '/v1/journal-entries', as, withPayment);
+      expect(r.status, as).toBe(403);
+      expect(r.errors[0]).toMatchObject({ code: 'payment_id_not_allowed', field: 'data/payment_id' });
+      expect(await h.state()).toEqual(state);
+    }
+    const ok = await h.call('POST', '/v1/journal-entries', PAYMENTS, withPayment);
+    expect(ok.status).toBe(201);
+    expect(ok.data).toMatchObject({ payment_id: paymentId, source: 'generated' });
+    // Without payment_id every caller creates entries as before.
+    const plain = await h.call('POST', '/v1/journal-entries', ACCOUNTANT, body(l, h.lines(l.cash.id, l.revenue.id)));
+    expect(plain.status).toBe(201);
+    expect(plain.data.payment_id).toBeNull();
   });
 });
 

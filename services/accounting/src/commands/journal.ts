@@ -1,6 +1,14 @@
 import { conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkActive, notConfigured, openMonth } from '../domain/calendar.ts';
-import { BILLING_PRINCIPAL, checkEditable, checkLines, checkMayReverse, isCharge } from '../domain/journal.ts';
+import {
+  BILLING_PRINCIPAL,
+  checkEditable,
+  checkLines,
+  checkMayReverse,
+  checkPaymentId,
+  isCharge,
+  PAYMENTS_PRINCIPAL,
+} from '../domain/journal.ts';
 import { localDate } from '../domain/months.ts';
 import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
 import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
@@ -32,6 +40,7 @@ async function lockEntry(trx: Db, id: string) {
 
 /** Entries created by a person are manual; by a service (billing, payments), generated. */
 export async function createEntry({ trx, principal, now }: CommandCtx, input: EntryInput) {
+  checkPaymentId(input.payment_id, principal.id === PAYMENTS_PRINCIPAL);
   const entity = await lockEntitySharedReturning(
     trx,
     input.legal_entity_id,

@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, type Principal, unprocessable } from '@platform/kit';
-import { hasBillingDocument } from './journal.ts';
+import { hasBillingDocument, PAYMENTS_PRINCIPAL } from './journal.ts';
 
 export interface DeletableEntry {
   id: string;
@@ -25,8 +25,6 @@ export interface DeletionFacts {
 }
 
 export const closedKey = (entityId: string, month: string) => `${entityId}:${month}`;
-
-export const PAYMENTS_PRINCIPAL = 'service:payments';
 
 /**
  * The deletion rules, in the order a refusal is reported. DELETE refuses on the first; the

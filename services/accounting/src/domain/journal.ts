@@ -1,7 +1,21 @@
-import { conflict, forbidden, unprocessable } from '@platform/kit';
+import { AppError, conflict, forbidden, unprocessable } from '@platform/kit';
 import type { LineInput } from '../schemas/journal.ts';
 
 export const BILLING_PRINCIPAL = 'service:billing';
+export const PAYMENTS_PRINCIPAL = 'service:payments';
+
+/**
+ * A payment_id links an entry to a payment: it can no longer be edited and only the Payments
+ * service may delete it. So only the Payments service sets it, as only billing sets invoice and
+ * charge references.
+ */
+export function checkPaymentId(paymentId: string | undefined, madeByPayments: boolean): void {
+  if (paymentId !== undefined && !madeByPayments) {
+    const code = 'payment_id_not_allowed';
+    const message = 'Only the Payments service may set payment_id';
+    throw new AppError(403, code, message, [{ code, message, field: 'data/payment_id' }]);
+  }
+}
 
 export interface AccountRef {
   id: string;
