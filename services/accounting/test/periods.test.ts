@@ -114,6 +114,35 @@ describe('months: close and reopen', () => {
     expect(hist.data[0]).toMatchObject({ event_type: 'close', year: 2025, month: 4 });
   });
 
+  it('14.9 ACC-168 close with an unexpected month is 409 unexpected_close_month and closes nothing', async () => {
+    const l = await h.ledger({ books_start_month: '2025-03-01' });
+    const closeMonth = (month: string) =>
+      h.call('POST', '/v1/periods/close', CONTROLLER, { data: { legal_entity_id: l.entity.id, month } });
+    const first = await closeMonth('2025-03-01');
+    expect(first.status).toBe(200);
+    expect(first.data.closed_month).toBe('2025-03-01');
+
+    // The double click: the same close again, under its own Idempotency-Key, closes nothing more.
+    const before = await h.state();
+    const again = await closeMonth('2025-03-01');
+    expect(again.status).toBe(409);
+    expect(again.errors[0].code).toBe('unexpected_close_month');
+    expect(await h.state()).toEqual(before);
+    // A month ahead of the next one to close is refused the same way.
+    expect((await closeMonth('2025-05-01')).errors[0].code).toBe('unexpected_close_month');
+    expect(await h.state()).toEqual(before);
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-03-01']);
+
+    // The month this close would close goes through; data.month is the spec's first-of-month form.
+    expect((await closeMonth('2025-04-01')).data.closed_month).toBe('2025-04-01');
+    const bad = await closeMonth('2025-05-15');
+    expect(bad.status).toBe(422);
+    expect(bad.errors[0].code).toBe('validation_failed');
+    // Without data.month close works as before.
+    expect((await h.close(l.entity.id)).data.closed_month).toBe('2025-05-01');
+    expect(await h.closedOf(l.entity.id)).toEqual(['2025-03-01', '2025-04-01', '2025-05-01']);
+  });
+
   it('ACC-169 when every past month is closed, close is refused and no history record is added', async () => {
     const l = await h.ledger({ books_start_month: '2025-04-01' });
     expect((await h.close(l.entity.id)).status).toBe(200);

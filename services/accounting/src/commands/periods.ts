@@ -6,12 +6,21 @@ import { closeMonth, reopenMonths } from '../store/periods.ts';
 import { lockedEntity } from './calendar.ts';
 import type { CommandCtx, WhyValue } from './context.ts';
 
-/** Close needs a configured calendar and closes the earliest unclosed past month. */
-export async function closePeriod({ trx, principal, now }: CommandCtx, entityId: string, why?: WhyValue) {
+/**
+ * Close needs a configured calendar and closes the earliest unclosed past month, which must be
+ * `expectedMonth` when the caller names one.
+ */
+export async function closePeriod(
+  { trx, principal, now }: CommandCtx,
+  entityId: string,
+  expectedMonth: string | undefined,
+  why?: WhyValue,
+) {
   await lockedEntity(trx, entityId);
   const cal = await findCalendar(trx, entityId);
   if (!cal) throw notConfigured();
-  const month = monthToClose(cal.books_start_month, await closedMonths(trx, entityId), openMonth(cal, now));
+  const closures = await closedMonths(trx, entityId);
+  const month = monthToClose(cal.books_start_month, closures, openMonth(cal, now), expectedMonth);
   await closeMonth(trx, entityId, month, principal.id, why?.detail?.trim() ?? '', now);
   return { legal_entity_id: entityId, closed_month: month };
 }

@@ -17,14 +17,16 @@ export const periodRoutes: RouteModule = (app, deps) => {
       preValidation: commander('periods.manage'),
       schema: {
         tags,
-        summary: 'Close the earliest unclosed past month',
+        summary: 'Close the earliest unclosed past month (data.month, when given, must be that month)',
         headers: IdempotencyHeaders,
         body: Command(CloseInput),
         response: { 200: Envelope(CloseResult) },
       },
     },
     async (req, reply) =>
-      command(deps, req, reply, (ctx) => closePeriod(ctx, req.body.data.legal_entity_id, req.body.why)),
+      command(deps, req, reply, (ctx) =>
+        closePeriod(ctx, req.body.data.legal_entity_id, req.body.data.month, req.body.why),
+      ),
   );
 
   app.post(

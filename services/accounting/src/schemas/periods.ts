@@ -23,7 +23,19 @@ export const CalendarView = Type.Object({
 });
 export type CalendarView = Static<typeof CalendarView>;
 
-export const CloseInput = Type.Object({ legal_entity_id: Uuid }, { additionalProperties: false });
+export const CloseInput = Type.Object(
+  {
+    legal_entity_id: Uuid,
+    month: Type.Optional(
+      Type.String({
+        pattern: MonthStart.pattern,
+        description:
+          'YYYY-MM-01: the month the caller means to close; any other is 409 unexpected_close_month, so a repeated click closes nothing more',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const ReopenInput = Type.Object(
   {
     legal_entity_id: Uuid,
