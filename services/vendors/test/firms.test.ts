@@ -442,3 +442,45 @@ describe('firms', () => {
     expect(await h.state()).toEqual(before);
   });
 });
+
+describe('issue 14, item 10: firm kinds', () => {
+  const add = (data: Record<string, unknown>) =>
+    h.call('POST', '/v1/vendors', EDITOR, { data: { name: `Kind ${tag()}`, discipline: 'other', ...data } });
+
+  it.each(['manufacturer', 'distributor', 'equipment_rental', 'staffing_agency', 'government_agency'])(
+    '14.10 VEN-004 VEN-007 VEN-011 a firm of kind %s is added, read back and found by the kind filter',
+    async (kind) => {
+      const r = await add({ kind });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.data).toMatchObject({ kind, kind_description: null });
+      expect((await list(`kind=${kind}&q=${encodeURIComponent(r.data.name)}`)).map((f) => f.id)).toEqual([r.data.id]);
+    },
+  );
+
+  it('14.10 VEN-004 VEN-007 kind other needs kind_description: without it 422 kind_description_required; with it stored and read back', async () => {
+    const before = await h.state();
+    const r = await add({ kind: 'other' });
+    expect(r.status).toBe(422);
+    expect(r.errors?.[0]).toMatchObject({ code: 'kind_description_required', field: 'body/data/kind_description' });
+    const blank = await add({ kind: 'other', kind_description: '' });
+    expect(blank.status).toBe(422);
+    expect(blank.errors?.[0]).toMatchObject({ code: 'validation_failed', field: 'body/data/kind_description' });
+    expect(await h.state()).toEqual(before);
+    const ok = await add({ kind: 'other', kind_description: 'Testing laboratory' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.data).toMatchObject({ kind: 'other', kind_description: 'Testing laboratory' });
+    const one = await h.call('GET', `/v1/vendors/${ok.data.id}`, EDITOR);
+    expect(one.data).toMatchObject({ kind: 'other', kind_description: 'Testing laboratory' });
+    expect((await list(`kind=other&q=${encodeURIComponent(ok.data.name)}`))[0]).toMatchObject({
+      kind_description: 'Testing laboratory',
+    });
+  });
+
+  it('14.10 VEN-007 kind_description on any other kind is 422 kind_description_not_allowed, nothing written', async () => {
+    const before = await h.state();
+    const r = await add({ kind: 'supplier', kind_description: 'Lumber' });
+    expect(r.status).toBe(422);
+    expect(r.errors?.[0]).toMatchObject({ code: 'kind_description_not_allowed', field: 'body/data/kind_description' });
+    expect(await h.state()).toEqual(before);
+  });
+});

@@ -74,6 +74,7 @@ export interface FirmData {
   id: string;
   name: string;
   kind: string;
+  kind_description?: string | null;
   discipline: string;
   status: string;
 }
@@ -89,6 +90,7 @@ export interface CertificateData {
   id: string;
   vendor_id: string;
   coverage: string;
+  coverage_description?: string | null;
   policy_number: string;
   starts_on: string;
   expires_on: string;

@@ -206,7 +206,7 @@ describe('GET /v1/vendor-insurance', () => {
     });
     expect(mine.some((c) => c.id === old.id || c.id === first.id)).toBe(false);
     // One per firm and coverage across the whole list.
-    const keys = items.map((c) => `${c.vendor_id} ${c.coverage}`);
+    const keys = items.map((c) => `${c.vendor_id} ${c.coverage} ${c.coverage_description ?? ''}`);
     expect(new Set(keys).size).toBe(keys.length);
     // The single-firm read's insurance now is the same set.
     const one = await h.call('GET', `/v1/vendors/${firm.id}`, EDITOR);
@@ -328,9 +328,10 @@ describe('GET /v1/vendor-insurance', () => {
     // What the triggers keep, against what it must be, recomputed from scratch.
     const drift = await sql<{ n: number }>`
       WITH expected AS (
-        SELECT DISTINCT ON (c.firm_id, c.coverage) c.firm_id, c.coverage, c.id, c.expires_on, f.status = 'active' AS active
+        SELECT DISTINCT ON (c.firm_id, c.coverage, c.coverage_key) c.firm_id, c.coverage, c.id, c.expires_on,
+          f.status = 'active' AS active
         FROM certificates c JOIN firms f ON f.id = c.firm_id
-        ORDER BY c.firm_id, c.coverage, c.starts_on DESC, c.recorded_at DESC, c.id DESC
+        ORDER BY c.firm_id, c.coverage, c.coverage_key, c.starts_on DESC, c.recorded_at DESC, c.id DESC
       ), mismatched AS (
         (SELECT firm_id, coverage, id, expires_on, active FROM expected
          EXCEPT SELECT firm_id, coverage, certificate_id, expires_on, active FROM current_certificates)
@@ -345,5 +346,103 @@ describe('GET /v1/vendor-insurance', () => {
       )
       SELECT ((SELECT count(*) FROM mismatched) + (SELECT count(*) FROM bad_counts))::int AS n`.execute(h.db);
     expect(drift.rows[0].n).toBe(0);
+  });
+});
+
+describe('issue 14, item 10: coverage lines a certificate may name', () => {
+  const record = (firmId: string, data: Record<string, unknown>) =>
+    h.call('POST', `/v1/vendors/${firmId}/insurance`, EDITOR, body(data));
+
+  it.each([
+    'employers_liability',
+    'excess_liability',
+    'cyber_liability',
+    'inland_marine',
+    'crime',
+    'employment_practices_liability',
+    'garage_liability',
+    'liquor_liability',
+    'owners_contractors_protective',
+    'railroad_protective_liability',
+  ])('14.10 VEN-026 VEN-031 coverage %s is recorded and reads back, with no coverage_description', async (coverage) => {
+    const firm = await h.firm();
+    const r = await record(firm.id, { coverage });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.data).toMatchObject({ coverage, coverage_description: null });
+    expect((await certificatesOf(firm.id)).map((c) => c.coverage)).toEqual([coverage]);
+    const listed = await h.vendorInsurance(`coverage=${coverage}`);
+    expect(listed.items.map((c) => c.id)).toContain(r.data.id);
+  });
+
+  it('14.10 VEN-031 coverage other without coverage_description is 422 coverage_description_required, nothing written', async () => {
+    const firm = await h.firm();
+    const before = await h.state();
+    const r = await record(firm.id, { coverage: 'other' });
+    expect(r.status).toBe(422);
+    expect(r.errors?.[0]).toMatchObject({
+      code: 'coverage_description_required',
+      field: 'body/data/coverage_description',
+    });
+    // A blank or multi-line description fails the schema.
+    for (const coverage_description of ['', ' Crime', 'Crime\nand theft']) {
+      const bad = await record(firm.id, { coverage: 'other', coverage_description });
+      expect(bad.status).toBe(422);
+      expect(bad.errors?.[0]).toMatchObject({ code: 'validation_failed', field: 'body/data/coverage_description' });
+    }
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('14.10 VEN-031 coverage_description on a named coverage is 422 coverage_description_not_allowed, nothing written', async () => {
+    const firm = await h.firm();
+    const before = await h.state();
+    const r = await record(firm.id, { coverage: 'cyber_liability', coverage_description: 'Cyber' });
+    expect(r.status).toBe(422);
+    expect(r.errors?.[0]).toMatchObject({
+      code: 'coverage_description_not_allowed',
+      field: 'body/data/coverage_description',
+    });
+    expect(await h.state()).toEqual(before);
+  });
+
+  it('14.10 VEN-026 VEN-033 VEN-036 coverage other with a description is recorded; each description is its own line in insurance now', async () => {
+    const firm = await h.firm();
+    const riggers = await record(firm.id, {
+      coverage: 'other',
+      coverage_description: "Riggers' liability",
+      policy_number: 'RL-1',
+      expires_on: '2025-09-30',
+    });
+    expect(riggers.status, JSON.stringify(riggers.body)).toBe(201);
+    expect(riggers.data).toMatchObject({ coverage: 'other', coverage_description: "Riggers' liability" });
+    const aviation = await record(firm.id, {
+      coverage: 'other',
+      coverage_description: 'Aviation liability',
+      policy_number: 'AV-1',
+    });
+    expect(aviation.status).toBe(201);
+    // A later riggers certificate (the description in another case) supersedes the first one only.
+    const riggers2 = await record(firm.id, {
+      coverage: 'other',
+      coverage_description: "RIGGERS' LIABILITY",
+      policy_number: 'RL-2',
+      starts_on: '2025-03-01',
+      expires_on: '2026-02-28',
+    });
+    expect(riggers2.status).toBe(201);
+    const one = await h.call('GET', `/v1/vendors/${firm.id}`, EDITOR);
+    expect(one.data.insurance.map((c: CertificateData) => c.id).sort()).toEqual(
+      [aviation.data.id, riggers2.data.id].sort(),
+    );
+    const listed = (await h.vendorInsurance('coverage=other')).items.filter((c) => c.vendor_id === firm.id);
+    expect(listed.map((c) => c.id).sort()).toEqual([aviation.data.id, riggers2.data.id].sort());
+    expect(listed.find((c) => c.id === aviation.data.id)?.coverage_description).toBe('Aviation liability');
+    // The same policy number and start on the same other line again is 409 insurance_exists.
+    const again = await record(firm.id, {
+      coverage: 'other',
+      coverage_description: 'aviation LIABILITY',
+      policy_number: 'AV-1',
+    });
+    expect(again.status).toBe(409);
+    expect(again.errors?.[0].code).toBe('insurance_exists');
   });
 });

@@ -1,5 +1,5 @@
-import { conflict, emit, notFound, uuidv7 } from '@platform/kit';
-import { type FirmStatus, initialStatus, isChange } from '../domain/firms.ts';
+import { conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { type FirmStatus, initialStatus, isChange, otherDescription } from '../domain/firms.ts';
 import type { Firm, FirmInput } from '../schemas/firms.ts';
 import { insertFirm, lockFirm, setFirmStatus } from '../store/firms.ts';
 import { type CommandCtx, SERVICE } from './context.ts';
@@ -8,12 +8,23 @@ export const vendorNotFound = () => notFound('Vendor', 'vendor_not_found');
 
 /** Adds a firm; a name held by another firm ignoring case is 409 vendor_exists (VEN-003, VEN-006). */
 export async function registerFirm({ trx, principal, now }: CommandCtx, input: FirmInput): Promise<Firm> {
+  const refusal = otherDescription(input.kind, input.kind_description);
+  if (refusal) {
+    throw unprocessable(
+      `kind_${refusal}`,
+      refusal === 'description_required'
+        ? 'A firm of kind other needs kind_description: what kind of firm it is'
+        : 'kind_description is only for firms of kind other',
+      'body/data/kind_description',
+    );
+  }
   const firm = await insertFirm(
     trx,
     {
       id: uuidv7(now.getTime()),
       name: input.name,
       kind: input.kind,
+      kind_description: input.kind_description ?? null,
       discipline: input.discipline,
       status: initialStatus(input.status),
     },

@@ -1,4 +1,5 @@
 import { conflict, emit, unprocessable, uuidv7 } from '@platform/kit';
+import { otherDescription } from '../domain/firms.ts';
 import { expiresBeforeStart } from '../domain/insurance.ts';
 import type { Certificate, CertificateInput } from '../schemas/insurance.ts';
 import { lockFirm } from '../store/firms.ts';
@@ -15,6 +16,16 @@ export async function recordCertificate(
   firmId: string,
   input: CertificateInput,
 ): Promise<Certificate> {
+  const refusal = otherDescription(input.coverage, input.coverage_description);
+  if (refusal) {
+    throw unprocessable(
+      `coverage_${refusal}`,
+      refusal === 'description_required'
+        ? 'A certificate of coverage other needs coverage_description: the line it covers'
+        : 'coverage_description is only for certificates of coverage other',
+      'body/data/coverage_description',
+    );
+  }
   if (expiresBeforeStart(input)) {
     throw unprocessable('expiry_before_start', 'expires_on must not be before starts_on', 'body/data/expires_on');
   }

@@ -1,6 +1,20 @@
 /** Firms: what kinds and disciplines exist, and what a status command changes. */
 
-export const KINDS = ['contractor', 'subcontractor', 'consultant', 'supplier', 'service_provider', 'utility'] as const;
+export const KINDS = [
+  'contractor',
+  'subcontractor',
+  'consultant',
+  'supplier',
+  'service_provider',
+  'utility',
+  // Added by issue 14 (item 10): firms that fitted none of the above.
+  'manufacturer',
+  'distributor',
+  'equipment_rental',
+  'staffing_agency',
+  'government_agency',
+  'other',
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 export const DISCIPLINES = [
@@ -32,6 +46,20 @@ export type Discipline = (typeof DISCIPLINES)[number];
 
 export const FIRM_STATUSES = ['active', 'inactive'] as const;
 export type FirmStatus = (typeof FIRM_STATUSES)[number];
+
+/**
+ * A value of an open list (a firm's kind, a certificate's coverage) with the description that
+ * names it when the value is `other`: required then, so that every record says what it is, and
+ * refused otherwise, so that a description never contradicts the value it sits beside. Returns
+ * the refusal's code, or undefined when the pair is fine.
+ */
+export function otherDescription(
+  value: string,
+  description: string | undefined,
+): 'description_required' | 'description_not_allowed' | undefined {
+  if (value === 'other') return description === undefined ? 'description_required' : undefined;
+  return description === undefined ? undefined : 'description_not_allowed';
+}
 
 /** A new firm is active unless the command says otherwise. */
 export const initialStatus = (requested?: FirmStatus): FirmStatus => requested ?? 'active';

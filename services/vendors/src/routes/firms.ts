@@ -39,7 +39,7 @@ export const firmRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'Add a firm',
-        description: `${EDITORS} A name held by another firm, ignoring case, is 409 vendor_exists.`,
+        description: `${EDITORS} A name held by another firm, ignoring case, is 409 vendor_exists. kind other needs kind_description (422 kind_description_required); any other kind refuses it (422 kind_description_not_allowed).`,
         headers: IdempotencyHeaders,
         body: Command(FirmInput),
         response: { 201: Envelope(Firm) },
@@ -83,7 +83,7 @@ export const firmRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: 'One firm with its people and its insurance now',
-        description: `${READERS} Insurance now: the latest certificate per coverage. An unknown firm is 404 vendor_not_found.`,
+        description: `${READERS} Insurance now: the latest certificate per coverage (per description for coverage other). An unknown firm is 404 vendor_not_found.`,
         params: IdParams,
         response: { 200: Envelope(FirmDetail) },
       },

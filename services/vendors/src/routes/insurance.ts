@@ -21,7 +21,7 @@ export const insuranceRoutes: RouteModule = (app, deps) => {
         tags,
         summary: 'Record a certificate',
         description:
-          'Employees listed in VENDORS_EDITORS. Coverage + policy number + start date is unique per firm (409 insurance_exists); expiry must not be before start (422 expiry_before_start); an unknown firm is 404 vendor_not_found.',
+          'Employees listed in VENDORS_EDITORS. Coverage + policy number + start date is unique per firm (409 insurance_exists); expiry must not be before start (422 expiry_before_start); coverage other needs coverage_description (422 coverage_description_required), any other coverage refuses it (422 coverage_description_not_allowed); an unknown firm is 404 vendor_not_found. Each description of coverage other (ignoring case) is its own line.',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: Command(CertificateInput),
@@ -60,7 +60,7 @@ export const insuranceRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary: "Each active firm's latest certificate per coverage, soonest expiry first",
-        description: `${READERS} Latest = latest start date; on equal starts, the later recorded.`,
+        description: `${READERS} Latest = latest start date; on equal starts, the later recorded. Each description of coverage other (ignoring case) is its own line; coverage=other lists them all.`,
         querystring: Type.Object(
           { ...InsuranceListQuery.properties, ...pageQuery({ pageSize: 50, maxPageSize: 200 }) },
           { additionalProperties: false },

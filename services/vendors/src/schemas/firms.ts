@@ -12,6 +12,12 @@ export const FirmInput = Type.Object(
   {
     name: Text(200, 'Unique ignoring case'),
     kind: Kind,
+    kind_description: Type.Optional(
+      Text(
+        200,
+        'What kind of firm it is: required when kind is other (422 kind_description_required), refused otherwise',
+      ),
+    ),
     discipline: Discipline,
     status: Type.Optional(StringEnum(FIRM_STATUSES, 'Defaults to active')),
   },
@@ -23,6 +29,7 @@ export const Firm = Type.Object({
   id: Uuid,
   name: Type.String(),
   kind: Kind,
+  kind_description: Type.Union([Type.String(), Type.Null()], { description: 'Set when kind is other, else null' }),
   discipline: Discipline,
   status: FirmStatus,
   created_at: Timestamp,

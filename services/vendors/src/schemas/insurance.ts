@@ -7,6 +7,12 @@ export const Coverage = StringEnum(COVERAGES);
 export const CertificateInput = Type.Object(
   {
     coverage: Coverage,
+    coverage_description: Type.Optional(
+      Text(
+        200,
+        'The line covered: required when coverage is other (422 coverage_description_required), refused otherwise',
+      ),
+    ),
     policy_number: Text(100),
     insurer: Type.Optional(Text(200)),
     starts_on: DateString,
@@ -20,6 +26,9 @@ export const Certificate = Type.Object({
   id: Uuid,
   vendor_id: Uuid,
   coverage: Coverage,
+  coverage_description: Type.Union([Type.String(), Type.Null()], {
+    description: 'Set when coverage is other, else null; each description (ignoring case) is its own line',
+  }),
   policy_number: Type.String(),
   insurer: Type.Union([Type.String(), Type.Null()]),
   starts_on: Type.String({ format: 'date' }),

@@ -7,13 +7,14 @@ const toFirm = (r: Record<string, unknown>): Firm => ({
   id: r.id as string,
   name: r.name as string,
   kind: r.kind as Firm['kind'],
+  kind_description: (r.kind_description as string | null) ?? null,
   discipline: r.discipline as Firm['discipline'],
   status: r.status as Firm['status'],
   created_at: isoOrThrow(r.created_at as Date),
   updated_at: isoOrThrow(r.updated_at as Date),
 });
 
-const COLUMNS = ['id', 'name', 'kind', 'discipline', 'status', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'name', 'kind', 'kind_description', 'discipline', 'status', 'created_at', 'updated_at'] as const;
 
 /** Inserts unless a firm of that name (ignoring case: nameKey) exists; undefined on that conflict. */
 export async function insertFirm(

@@ -1,12 +1,13 @@
 import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
 import { type RawBuilder, sql } from 'kysely';
-import type { CertificateStatus, Coverage } from '../domain/insurance.ts';
+import { type CertificateStatus, type Coverage, coverageKey } from '../domain/insurance.ts';
 import type { Certificate, CertificateInput, CurrentCertificate } from '../schemas/insurance.ts';
 
 const toCertificate = (r: Record<string, unknown>): Certificate => ({
   id: r.id as string,
   vendor_id: r.firm_id as string,
   coverage: r.coverage as Certificate['coverage'],
+  coverage_description: (r.coverage_description as string | null) ?? null,
   policy_number: r.policy_number as string,
   insurer: (r.insurer as string | null) ?? null,
   starts_on: r.starts_on as string,
@@ -14,11 +15,21 @@ const toCertificate = (r: Record<string, unknown>): Certificate => ({
   recorded_at: isoOrThrow(r.recorded_at as Date),
 });
 
-const COLUMNS = ['id', 'firm_id', 'coverage', 'policy_number', 'insurer', 'starts_on', 'expires_on', 'recorded_at'];
+const COLUMNS = [
+  'id',
+  'firm_id',
+  'coverage',
+  'coverage_description',
+  'policy_number',
+  'insurer',
+  'starts_on',
+  'expires_on',
+  'recorded_at',
+];
 
 /**
- * Inserts unless the firm already has the coverage + policy number + start date; undefined on
- * that conflict. The database's trigger makes it the current certificate if it is the latest.
+ * Inserts unless the firm already has the coverage (for `other`, the same description ignoring
+ * case) + policy number + start date; undefined on that conflict. The database's trigger makes it the current certificate if it is the latest.
  */
 export async function insertCertificate(
   trx: Db,
@@ -34,6 +45,8 @@ export async function insertCertificate(
       id,
       firm_id: firmId,
       coverage: input.coverage,
+      coverage_description: input.coverage_description ?? null,
+      coverage_key: coverageKey(input.coverage, input.coverage_description),
       policy_number: input.policy_number,
       insurer: input.insurer ?? null,
       starts_on: input.starts_on,
@@ -41,7 +54,7 @@ export async function insertCertificate(
       recorded_at: now,
       recorded_by: by,
     })
-    .onConflict((oc) => oc.columns(['firm_id', 'coverage', 'policy_number', 'starts_on']).doNothing())
+    .onConflict((oc) => oc.columns(['firm_id', 'coverage', 'coverage_key', 'policy_number', 'starts_on']).doNothing())
     .returning(COLUMNS)
     .executeTakeFirst();
   return row ? toCertificate(row) : undefined;
@@ -69,13 +82,14 @@ export async function certificatesOf(db: Db, firmId: string, page: PageRequest) 
   return { items: rows.map(toCertificate), total: total.n as number };
 }
 
-/** The firm's insurance now: its latest certificate per coverage, by coverage. */
+/** The firm's insurance now: its latest certificate per coverage line, by coverage. */
 export async function currentCertificatesOf(db: Db, firmId: string): Promise<Certificate[]> {
   const r = await sql<Record<string, unknown>>`
-    SELECT c.id, c.firm_id, c.coverage, c.policy_number, c.insurer, c.starts_on, c.expires_on, c.recorded_at
+    SELECT c.id, c.firm_id, c.coverage, c.coverage_description, c.policy_number, c.insurer, c.starts_on,
+      c.expires_on, c.recorded_at
     FROM current_certificates cur JOIN certificates c ON c.id = cur.certificate_id
     WHERE cur.firm_id = ${firmId}::uuid
-    ORDER BY cur.coverage`.execute(db);
+    ORDER BY cur.coverage, cur.coverage_key`.execute(db);
   return r.rows.map(toCertificate);
 }
 
@@ -109,8 +123,8 @@ export const currentInsuranceQuery = (f: CurrentFilter, page: PageRequest) => sq
     SELECT coalesce(sum(certificates), 0)::int AS total FROM current_expiry_counts WHERE ${where(sql`true`, f)}
   ) t
   LEFT JOIN LATERAL (
-    SELECT c.id, c.firm_id, c.coverage, c.policy_number, c.insurer, c.starts_on, c.expires_on, c.recorded_at,
-      f.name AS vendor_name, cur.certificate_id AS sort_id
+    SELECT c.id, c.firm_id, c.coverage, c.coverage_description, c.policy_number, c.insurer, c.starts_on,
+      c.expires_on, c.recorded_at, f.name AS vendor_name, cur.certificate_id AS sort_id
     FROM (
       SELECT certificate_id, expires_on FROM current_certificates
       WHERE ${where(sql`active`, f)}
