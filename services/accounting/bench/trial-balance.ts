@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
-import { accountTotals } from '../src/store/reports.ts';
+import { trialTotals } from '../src/store/reports.ts';
 import { addMonths, benchDatabase, currentMonth, type Kind, seedLedger, seedPosted, startServer } from './lib.ts';
 import { CONTROLLER, median, quantile, round } from './measure.ts';
 
@@ -100,7 +100,7 @@ export async function trialBalanceBench(
       const sqlMs: number[] = [];
       for (let i = 0; i < o.warmup + o.requests; i++) {
         const s = performance.now();
-        await accountTotals(db, { entityIds: [ledger.entityId] });
+        await trialTotals(db, ledger.entityId, null, null);
         if (i >= o.warmup) sqlMs.push(performance.now() - s);
       }
       if (!body || body.totals.debit !== body.totals.credit) throw new Error('trial balance does not balance');

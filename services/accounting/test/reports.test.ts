@@ -38,7 +38,15 @@ const trialBalance = async (l: Ledger, from?: string, to?: string) =>
   (await get(
     `/v1/trial-balance?legal_entity_id=${l.entity.id}${from ? `&from_date=${from}` : ''}${to ? `&to_date=${to}` : ''}`,
   )) as {
-    accounts: { account_id: string; debit: number; credit: number }[];
+    accounts: {
+      account_id: string;
+      classification: string;
+      debit: number;
+      credit: number;
+      balance: number;
+      opening_balance: number;
+      closing_balance: number;
+    }[];
     totals: { debit: number; credit: number };
     from_month: string | null;
     to_month: string | null;
@@ -46,7 +54,8 @@ const trialBalance = async (l: Ledger, from?: string, to?: string) =>
 const balanceSheet = async (l: Ledger, asOf?: string) =>
   (await get(`/v1/balance-sheet?legal_entity_id=${l.entity.id}${asOf ? `&as_of_month=${asOf}` : ''}`)) as {
     assets: { accounts: { account_id: string; balance: number }[]; total: number };
-    equity: { total: number };
+    liabilities: { accounts: { account_id: string; balance: number }[]; total: number };
+    equity: { accounts: { account_id: string; balance: number }[]; total: number };
     retained_earnings: number;
     total_liabilities_and_equity: number;
   };
@@ -292,5 +301,55 @@ describe('journal lists', () => {
     expect(span.totals).toEqual({ debit: 1111, credit: 1111 });
     expect((await trialBalance(l, '2025-05-31')).totals).toEqual({ debit: 1110, credit: 1110 });
     expect((await trialBalance(l, undefined, '2025-04-01')).totals).toEqual({ debit: 1, credit: 1 });
+  });
+
+  it('14.11 ACC-193 ACC-202 the trial balance adds opening and closing balances per account: closing = opening + activity, and the closing column ties to the balance sheet at the end month', async () => {
+    const l = await h.ledger();
+    const acct = (code: string, classification: string, name: string) =>
+      h.account({ chart_code: l.chart, code, classification, name });
+    const deposit = await acct('1200', 'asset', 'Deposit');
+    const loan = await acct('2000', 'liability', 'Loan');
+    const capital = await acct('3000', 'equity', 'Capital');
+    const costs = await acct('5000', 'expense', 'Repairs');
+    /** Posts `amount` debiting one account and crediting another, into a posting month. */
+    const post = (debit: { id: string }, credit: { id: string }, amount: number, month: string) =>
+      h.posted({ entity: l.entity, cash: debit, revenue: credit }, { amount, post_month: month });
+    await post(l.cash, l.revenue, 1000, '2025-04-01');
+    await post(costs, l.cash, 300, '2025-04-01');
+    await post(deposit, l.cash, 150, '2025-04-01'); // no activity in May: an opening balance only
+    await post(l.cash, loan, 5000, '2025-05-01');
+    await post(l.cash, capital, 2000, '2025-05-01');
+    await post(costs, l.cash, 40, '2025-05-01');
+    await post(l.cash, l.revenue, 700, '2025-06-01'); // after the end month
+
+    const tb = await trialBalance(l, '2025-05-10', '2025-05-20');
+    // The activity figures are as before: May only.
+    expect(tb.totals).toEqual({ debit: 7040, credit: 7040 });
+    const row = (id: string) => tb.accounts.find((a) => a.account_id === id);
+    expect(row(l.cash.id)).toMatchObject({ opening_balance: 550, balance: 6960, closing_balance: 7510 });
+    expect(row(deposit.id)).toMatchObject({ debit: 0, credit: 0, opening_balance: 150, closing_balance: 150 });
+    expect(row(l.revenue.id)).toMatchObject({ opening_balance: 1000, balance: 0, closing_balance: 1000 });
+    expect(row(costs.id)).toMatchObject({ opening_balance: 300, balance: 40, closing_balance: 340 });
+    for (const a of tb.accounts) expect(a.closing_balance, a.account_id).toBe(a.opening_balance + a.balance);
+
+    // The closing column is the balance sheet as of the end month, account by account, and
+    // revenue less expenses is its retained earnings.
+    const bs = await balanceSheet(l, '2025-05');
+    const sheet = [...bs.assets.accounts, ...bs.liabilities.accounts, ...bs.equity.accounts];
+    const closing = tb.accounts.filter((a) => ['asset', 'liability', 'equity'].includes(a.classification));
+    const pairs = (xs: { account_id: string }[], f: (x: never) => number) =>
+      xs.map((x) => [x.account_id, f(x as never)]).sort();
+    expect(pairs(closing, (a: { closing_balance: number }) => a.closing_balance)).toEqual(
+      pairs(sheet, (a: { balance: number }) => a.balance),
+    );
+    const sum = (c: string) =>
+      tb.accounts.filter((a) => a.classification === c).reduce((s, a) => s + a.closing_balance, 0);
+    expect(sum('revenue') - sum('expense')).toBe(bs.retained_earnings);
+
+    // Without from_date nothing comes before: opening is 0 and closing is the activity.
+    for (const a of (await trialBalance(l, undefined, '2025-05-31')).accounts) {
+      expect(a.opening_balance).toBe(0);
+      expect(a.closing_balance).toBe(a.balance);
+    }
   });
 });

@@ -5,7 +5,14 @@ import { DateString, IdParams, Uuid, YearMonth } from '../schemas/common.ts';
 import { AccountBalance, BalanceSheet, ConsolidatedBalances, TrialBalance } from '../schemas/reports.ts';
 import { findAccount } from '../store/accounts.ts';
 import { findEntity } from '../store/entities.ts';
-import { type AccountTotals, accountTotals, entitiesOfChart, normalBalance } from '../store/reports.ts';
+import {
+  type AccountTotals,
+  accountTotals,
+  entitiesOfChart,
+  normalBalance,
+  type TrialTotals,
+  trialTotals,
+} from '../store/reports.ts';
 import { type RouteModule, reader } from './deps.ts';
 
 const tags = ['reports'];
@@ -14,6 +21,13 @@ const line = (t: AccountTotals) => ({
   ...t,
   balance: normalBalance(t.classification, t.debit, t.credit),
 });
+
+/** A trial balance row ties: closing = opening + the activity between the bounds. */
+const trialLine = ({ opening_debit, opening_credit, ...t }: TrialTotals) => {
+  const activity = line(t);
+  const opening = normalBalance(t.classification, opening_debit, opening_credit);
+  return { ...activity, opening_balance: opening, closing_balance: opening + activity.balance };
+};
 
 export const reportRoutes: RouteModule = (app, deps) => {
   const db = deps.database.db;
@@ -90,7 +104,8 @@ export const reportRoutes: RouteModule = (app, deps) => {
       preValidation: reader('reports.read'),
       schema: {
         tags,
-        summary: 'Entity trial balance; date bounds select whole posting months',
+        summary:
+          'Entity trial balance: activity, opening and closing balance per account; date bounds select whole posting months',
         querystring: Type.Object({
           legal_entity_id: Uuid,
           from_date: Type.Optional(DateString),
@@ -103,12 +118,12 @@ export const reportRoutes: RouteModule = (app, deps) => {
       await entityOr404(req.query.legal_entity_id);
       const fromMonth = req.query.from_date ? monthOf(req.query.from_date) : null;
       const toMonth = req.query.to_date ? monthOf(req.query.to_date) : null;
-      const totals = await accountTotals(db, { entityIds: [req.query.legal_entity_id], fromMonth, toMonth });
+      const totals = await trialTotals(db, req.query.legal_entity_id, fromMonth, toMonth);
       return reply.envelope({
         legal_entity_id: req.query.legal_entity_id,
         from_month: fromMonth,
         to_month: toMonth,
-        accounts: totals.map(line),
+        accounts: totals.map(trialLine),
         totals: {
           debit: totals.reduce((s, t) => s + t.debit, 0),
           credit: totals.reduce((s, t) => s + t.credit, 0),

@@ -28,11 +28,24 @@ export const ConsolidatedBalances = Type.Object({
   accounts: Type.Array(ReportLine),
 });
 
+/**
+ * debit, credit and balance are the activity between the bounds; opening_balance is the balance
+ * before from_month and closing_balance the balance at the end of to_month, both on the
+ * account's normal side, so the closing column ties to the balance sheet as of to_month.
+ */
+export const TrialBalanceLine = Type.Object({
+  ...ReportLine.properties,
+  opening_balance: Type.Integer({ description: 'Minor units: the balance before from_month (0 without from_date)' }),
+  closing_balance: Type.Integer({
+    description: 'Minor units: opening_balance + balance, the balance at the end of to_month',
+  }),
+});
+
 export const TrialBalance = Type.Object({
   legal_entity_id: Uuid,
   from_month: Type.Union([MonthStart, Type.Null()]),
   to_month: Type.Union([MonthStart, Type.Null()]),
-  accounts: Type.Array(ReportLine),
+  accounts: Type.Array(TrialBalanceLine),
   totals: Type.Object({ debit: SignedMoney, credit: SignedMoney }),
 });
 

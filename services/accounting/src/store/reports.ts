@@ -46,6 +46,43 @@ export async function accountTotals(
   return r.rows.map((x) => ({ ...x, debit: Number(x.debit), credit: Number(x.credit) }));
 }
 
+export interface TrialTotals extends AccountTotals {
+  opening_debit: number;
+  opening_credit: number;
+}
+
+/**
+ * One entity's totals per account: debit and credit from fromMonth to toMonth, and opening
+ * debit and credit before fromMonth. An account with only opening figures is listed too, so the
+ * rows cover every account the balance sheet as of toMonth does.
+ */
+export async function trialTotals(
+  db: Db,
+  entityId: string,
+  fromMonth: string | null,
+  toMonth: string | null,
+): Promise<TrialTotals[]> {
+  const before = fromMonth ? sql`b.month < ${fromMonth}::date` : sql`false`;
+  const r = await sql<TrialTotals>`
+    SELECT a.id AS account_id, a.code, a.name, a.classification,
+           coalesce(sum(b.debit) FILTER (WHERE NOT (${before})), 0)::int8 AS debit,
+           coalesce(sum(b.credit) FILTER (WHERE NOT (${before})), 0)::int8 AS credit,
+           coalesce(sum(b.debit) FILTER (WHERE ${before}), 0)::int8 AS opening_debit,
+           coalesce(sum(b.credit) FILTER (WHERE ${before}), 0)::int8 AS opening_credit
+    FROM balances b JOIN accounts a ON a.id = b.account_id
+    WHERE b.legal_entity_id = ${entityId}::uuid AND ${toMonth ? sql`b.month <= ${toMonth}::date` : sql`true`}
+    GROUP BY a.id, a.code, a.name, a.classification
+    HAVING sum(b.debit) <> 0 OR sum(b.credit) <> 0
+    ORDER BY a.code`.execute(db);
+  return r.rows.map((x) => ({
+    ...x,
+    debit: Number(x.debit),
+    credit: Number(x.credit),
+    opening_debit: Number(x.opening_debit),
+    opening_credit: Number(x.opening_credit),
+  }));
+}
+
 export async function entitiesOfChart(db: Db, chartCode: string): Promise<string[]> {
   const rows = await db
     .selectFrom('legal_entities')
