@@ -4,12 +4,14 @@ import type { ClientMetadata } from 'oidc-provider';
 import { type GatewayIssuer, gatewayIssuer } from './oauth/gateway.ts';
 import { type KeyMaterial, publicJwk } from './oauth/keys.ts';
 import { createProvider } from './oauth/provider.ts';
+import { type UpstreamSettings, UpstreamSignIn } from './oauth/upstream.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { gatewayRoutes } from './routes/gateway.ts';
 import { interactionRoutes } from './routes/interactions.ts';
 import { meRoutes } from './routes/me.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { principalRoutes } from './routes/principals.ts';
+import { UPSTREAM_CALLBACK_PATH, upstreamRoutes } from './routes/upstream.ts';
 import { dbDirectory } from './store/directory.ts';
 import { findPerson } from './store/people.ts';
 
@@ -29,6 +31,8 @@ export interface IdentityDeps {
   devAuth?: boolean;
   /** Local mode: one-click sign-in for these people (the seeded dev principals). */
   devPeople?: () => Promise<{ email: string; label: string }[]>;
+  /** An upstream OpenID provider people may sign in with (UPSTREAM_OIDC_*). */
+  upstream?: UpstreamSettings;
   /** Tests may replace the authenticator; by default identity trusts its own keys and store. */
   authenticator?: Authenticator;
   clock?: () => Date;
@@ -74,6 +78,9 @@ export async function buildApp(deps: IdentityDeps) {
       },
     );
   const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), gateway };
+  const upstream = deps.upstream
+    ? new UpstreamSignIn(deps.upstream, `${deps.issuer}${UPSTREAM_CALLBACK_PATH}`, deps.database.db)
+    : undefined;
 
   const app = await createServiceApp({
     service: 'identity',
@@ -96,7 +103,13 @@ export async function buildApp(deps: IdentityDeps) {
         { parseAs: 'string', bodyLimit: 16 * 1024 },
         (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
       );
-      interactionRoutes(app, { provider, database: deps.database, devPeople: deps.devPeople });
+      interactionRoutes(app, {
+        provider,
+        database: deps.database,
+        devPeople: deps.devPeople,
+        upstreamName: upstream?.settings.name,
+      });
+      if (upstream) upstreamRoutes(app, { provider, database: deps.database, upstream, clock: routeDeps.clock });
       for (const routes of [meRoutes, peopleRoutes, principalRoutes, gatewayRoutes]) routes(app, routeDeps);
     },
   });

@@ -64,6 +64,7 @@ export async function startIdentity(
     serviceTokenPrevious: config.SERVICE_TOKEN_PREVIOUS,
     devAuth: config.DEV_AUTH,
     devPeople: seeded.length ? async () => seeded : undefined,
+    upstream: config.upstream,
     logLevel: config.LOG_LEVEL,
   });
   await checkRegistered(app.provider, clients);

@@ -1,40 +1,50 @@
 /**
- * A minimal browser for sign-in tests: keeps cookies per host and follows redirects by hand, so a
- * test sees every hop and stops where the client's callback (redirect_uri) would receive control.
+ * A minimal browser for sign-in tests: keeps cookies per host name and path as a browser does,
+ * and follows redirects by hand, so a test sees every hop and stops where the client's callback
+ * (redirect_uri) would receive control.
  */
 export class Browser {
-  private readonly jar = new Map<string, string>();
+  /** host name, path and name → value; ports share cookies, as in a browser. */
+  private readonly jar = new Map<string, { host: string; path: string; name: string; value: string }>();
   /** Every URL this browser requested, in order. */
   readonly visited: string[] = [];
 
-  private cookieHeader() {
-    return [...this.jar.entries()].map(([k, v]) => `${k}=${v}`).join('; ');
+  private cookieHeader(url: URL) {
+    return [...this.jar.values()]
+      .filter((c) => c.host === url.hostname && pathMatches(url.pathname, c.path))
+      .sort((a, b) => b.path.length - a.path.length)
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
   }
 
-  private store(res: Response) {
+  private store(res: Response, url: URL) {
     for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
+      const [pair, ...attributes] = c.split(';');
       const i = pair?.indexOf('=') ?? -1;
       if (!pair || i < 0) continue;
       const name = pair.slice(0, i).trim();
       const value = pair.slice(i + 1).trim();
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.jar.delete(name);
-      else this.jar.set(name, value);
+      const pathAttr = attributes.map((a) => a.trim()).find((a) => /^path=/i.test(a));
+      const path = pathAttr ? pathAttr.slice(5) : url.pathname.replace(/\/[^/]*$/, '') || '/';
+      const key = `${url.hostname}|${path}|${name}`;
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.jar.delete(key);
+      else this.jar.set(key, { host: url.hostname, path, name, value });
     }
   }
 
   async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
     this.visited.push(url);
+    const target = new URL(url);
     const res = await fetch(url, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
-        cookie: this.cookieHeader(),
+        cookie: this.cookieHeader(target),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
-    this.store(res);
+    this.store(res, target);
     return res;
   }
 
@@ -63,6 +73,10 @@ export class Browser {
     throw new Error('too many redirects');
   }
 }
+
+const pathMatches = (requestPath: string, cookiePath: string) =>
+  requestPath === cookiePath ||
+  (requestPath.startsWith(cookiePath) && (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/'));
 
 /** The value of a hidden input or form action in a page. */
 export const formAction = (html: string, idOrAction: RegExp) => html.match(idOrAction)?.[1];

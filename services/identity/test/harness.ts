@@ -8,6 +8,7 @@ import { loadClientDefinitions } from '../src/clients/load.ts';
 import { toClientMetadata } from '../src/clients/metadata.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { newKeyMaterial } from '../src/oauth/keys.ts';
+import type { UpstreamSettings } from '../src/oauth/upstream.ts';
 import { seedDevPrincipals } from '../src/store/seed.ts';
 
 export const AUDIENCE = 'urn:platform:api';
@@ -25,9 +26,17 @@ export const fid = devFid;
  * listening on a real loopback port (the issuer names it). Extra clients (e.g. one that is not
  * first-party, which the definition file would refuse) are registered unchecked.
  */
-export async function identityHarness(opts: { extraClients?: ClientMetadata[]; clock?: () => Date } = {}) {
+export async function identityHarness(
+  opts: {
+    extraClients?: ClientMetadata[];
+    clock?: () => Date;
+    /** A port chosen beforehand, when an upstream must know identity's callback first. */
+    port?: number;
+    upstream?: UpstreamSettings;
+  } = {},
+) {
   const database = await testDatabase('identity', MIGRATIONS);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const clients = loadClientDefinitions(CLIENTS_DIR, 'local', AUDIENCE).map((d) => toClientMetadata(d, {}, 'local'));
   const devPeople = await seedDevPrincipals(database.db);
@@ -42,6 +51,7 @@ export async function identityHarness(opts: { extraClients?: ClientMetadata[]; c
     serviceToken: SERVICE_TOKEN,
     devAuth: true,
     devPeople: async () => devPeople,
+    upstream: opts.upstream,
     clock: opts.clock,
     logLevel: 'silent',
   });

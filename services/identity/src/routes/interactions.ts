@@ -1,20 +1,21 @@
 import type { App, Database } from '@platform/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { InteractionResults, default as Provider } from 'oidc-provider';
+import type { default as Provider } from 'oidc-provider';
 import { verifyPassword } from '../domain/passwords.ts';
 import { page } from '../oauth/pages.ts';
 import { escapeHtml } from '../oauth/provider.ts';
 import { findPersonByEmail } from '../store/people.ts';
+import { expired, hidden, interactionSteps } from './interaction-steps.ts';
 
 export interface InteractionDeps {
   provider: Provider;
   database: Database;
   /** Local mode: the dev principals sign in with one click. */
   devPeople?: () => Promise<{ email: string; label: string }[]>;
+  /** The upstream OpenID provider's name when one is configured: the page offers it first. */
+  upstreamName?: string;
 }
 
 type Form = Record<string, string | undefined>;
-const hidden = { schema: { hide: true } };
 
 /**
  * The sign-in page of the authorization server: the only place a password is typed (SIGN-006).
@@ -23,11 +24,7 @@ const hidden = { schema: { hide: true } };
  */
 export function interactionRoutes(app: App, deps: InteractionDeps) {
   const { provider } = deps;
-
-  const finish = async (req: FastifyRequest, reply: FastifyReply, result: InteractionResults) => {
-    reply.hijack();
-    await provider.interactionFinished(req.raw, reply.raw, result, { mergeWithLastSubmission: false });
-  };
+  const { details, finish } = interactionSteps(provider);
 
   const loginPage = async (uid: string, error?: string) => {
     const dev = deps.devPeople ? await deps.devPeople() : [];
@@ -39,9 +36,12 @@ export function interactionRoutes(app: App, deps: InteractionDeps) {
           )
           .join('')}</form>`
       : '';
+    const upstream = deps.upstreamName
+      ? `<form method="post" action="/interaction/${uid}/upstream"><button class="upstream" type="submit">Sign in with ${escapeHtml(deps.upstreamName)}</button></form><p class="or">or with a password</p>`
+      : '';
     return page(
       'Sign in',
-      `${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
+      `${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}${upstream}
 <form method="post" action="/interaction/${uid}/login">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -49,20 +49,6 @@ export function interactionRoutes(app: App, deps: InteractionDeps) {
 <form method="post" action="/interaction/${uid}/abort"><button type="submit">Cancel</button></form>${devList}`,
     );
   };
-
-  const details = async (req: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return await provider.interactionDetails(req.raw, reply.raw);
-    } catch {
-      return null;
-    }
-  };
-
-  const expired = (reply: FastifyReply) =>
-    reply
-      .code(400)
-      .type('text/html')
-      .send(page('Sign-in expired', '<p>This sign-in has expired. Go back to the app and start again.</p>'));
 
   app.get<{ Params: { uid: string } }>('/interaction/:uid', hidden, async (req, reply) => {
     const d = await details(req, reply);
