@@ -22,6 +22,7 @@ export * from './db/rows.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './http/app.ts';
+export * from './http/logging.ts';
 export * from './ids.ts';
 export { KIT_MIGRATIONS } from './kit-migrations.ts';
 export * from './net.ts';

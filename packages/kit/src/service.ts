@@ -8,6 +8,7 @@ import { ConfigError } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { type Migration, migrate } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
+import { docsNote } from './http/app.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
 import { OutboxPublisher } from './outbox.ts';
 import { RetentionJob } from './retention.ts';
@@ -158,7 +159,7 @@ export async function runMain(
 ) {
   try {
     const started = await start();
-    console.log(`${name} listening on ${started.url} (${o.note?.(started) ?? `docs ${started.url}/api-docs`})`);
+    console.log(`${name} listening on ${started.url} (${o.note?.(started) ?? docsNote(started)})`);
     onShutdown(started.close);
   } catch (e) {
     if (e instanceof ConfigError || o.isConfigError?.(e)) {

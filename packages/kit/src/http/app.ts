@@ -10,6 +10,7 @@ import { Envelope, ErrorEnvelope, type HeaderValue, header } from '../envelope.t
 import { type ErrorDetail, isAppError, unavailable } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { normaliseInput } from '../schemas.ts';
+import { loggerOptions, OneLinePerRequest } from './logging.ts';
 import { validationDetails, validatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -42,6 +43,16 @@ export interface ServiceAppOptions {
   security?: readonly SecuritySchemeName[];
   /** Serve the interactive docs at /api-docs (default on; spec 2 puts them behind SWAGGER_ON). */
   apiDocs?: boolean;
+}
+
+/** Whether the app answers GET /api-docs: the launcher's banner and runMain name the docs only then. */
+export const servesApiDocs = (app: { hasRoute(route: { method: 'GET'; url: string }): boolean }): boolean =>
+  app.hasRoute({ method: 'GET', url: '/api-docs' });
+
+/** How a started service names its docs: /api-docs when it serves them, else its OpenAPI document. */
+export function docsNote(started: { url: string; app?: unknown }): string {
+  const app = started.app as Parameters<typeof servesApiDocs>[0] | undefined;
+  return app && servesApiDocs(app) ? `docs ${started.url}/api-docs` : `spec ${started.url}/openapi.json`;
 }
 
 const ROUTE_TABLES = new WeakMap<object, string[]>();
@@ -99,16 +110,8 @@ declare module 'fastify' {
 
 export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
   const app = Fastify({
-    logger: {
-      level: opts.logLevel ?? 'info',
-      // Tokens and personal data are never logged.
-      redact: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers["x-platform-service-token"]',
-        'req.headers["cf-access-jwt-assertion"]',
-      ],
-    },
+    logger: loggerOptions(opts.service, opts.logLevel ?? 'info'),
+    logController: new OneLinePerRequest(),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : uuidv7();
