@@ -191,7 +191,7 @@ describe('change following: what it answers', () => {
     const lower = await h.task(p.id);
     const upper = await h.task(p.id);
     const movers: Task[] = [];
-    for (let i = 0; i < 12; i++) movers.push(await h.task(p.id));
+    for (let i = 0; i < 64; i++) movers.push(await h.task(p.id));
     const { seq } = await changes(p.id);
     // Each move goes between upper and the task moved before it, halving the gap until a move
     // finds no room and renumbers the project.
@@ -206,8 +206,8 @@ describe('change following: what it answers', () => {
         break;
       }
     }
-    // 1024 halves ten times before two neighbours are 1 apart.
-    expect(renumberedAt).toBe(10);
+    // Ranks are doubles: 1024 halves about 50 times before two neighbours are adjacent (issue 14, item 12).
+    expect(renumberedAt).toBeGreaterThanOrEqual(40);
     const r = await changes(p.id, seq);
     expect(r.reset).toBe(true);
     expect(r.items).toEqual([]);

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { hasRoom, inOrder, midpoint, RANK_GAP, rankIn, renumbered } from '../src/domain/ranks.ts';
 
 describe('rank arithmetic (pure)', () => {
-  it('WS-119 the midpoint of two neighbours is floor((a + b) / 2)', () => {
+  it('WS-119 the midpoint of two neighbours is their mean (ranks are doubles)', () => {
     expect(midpoint(1024, 2048)).toBe(1536);
-    expect(midpoint(1024, 1027)).toBe(1025);
-    expect(midpoint(-3, 0)).toBe(-2);
+    expect(midpoint(1024, 1027)).toBe(1025.5);
+    expect(midpoint(-3, 0)).toBe(-1.5);
     expect(midpoint(-2048, -1024)).toBe(-1536);
     expect(rankIn({ after: 1024, before: 2048 })).toBe(1536);
+    expect(rankIn({ after: 1024, before: 1025 })).toBe(1024.5);
   });
 
   it('WS-119 a placed rank lies strictly between its neighbours whenever there is room', () => {
@@ -26,11 +27,12 @@ describe('rank arithmetic (pure)', () => {
     }
   });
 
-  it('WS-120 neighbours less than two apart have no room, so the caller renumbers', () => {
-    expect(hasRoom(10, 11)).toBe(false);
+  it('WS-120 neighbours with no double between them have no room, so the caller renumbers', () => {
+    expect(hasRoom(10, 11)).toBe(true);
     expect(hasRoom(10, 10)).toBe(false);
-    expect(hasRoom(10, 12)).toBe(true);
-    expect(rankIn({ after: 10, before: 11 })).toBeNull();
+    expect(hasRoom(1024, nextUp(1024))).toBe(false);
+    expect(hasRoom(1024, nextUp(nextUp(1024)))).toBe(true);
+    expect(rankIn({ after: 1024, before: nextUp(1024) })).toBeNull();
     expect(rankIn({ after: 10, before: 10 })).toBeNull();
   });
 
@@ -54,7 +56,7 @@ describe('rank arithmetic (pure)', () => {
     expect(inOrder(3, 2)).toBe(false);
   });
 
-  it('WS-120 repeated halving of one gap runs out of room after about log2(1024) moves, then renumbering restores it', () => {
+  it('14.12 WS-120 repeated halving of one 1024 gap takes about 50 moves before it runs out, then renumbering restores it', () => {
     let a = 1024;
     const b = 2048;
     let moves = 0;
@@ -64,8 +66,17 @@ describe('rank arithmetic (pure)', () => {
       a = r;
       moves++;
     }
-    expect(moves).toBe(10);
+    // 1024 = 2^10 and doubles between 1024 and 2048 are 2^-42 apart: 52 halvings.
+    expect(moves).toBe(52);
     const [ra, rb] = renumbered(2) as [number, number];
     expect(rankIn({ after: ra, before: rb })).toBe(1536);
   });
 });
+
+/** The next double above x (x > 0). */
+function nextUp(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}

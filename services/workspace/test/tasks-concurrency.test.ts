@@ -33,6 +33,13 @@ describe(`concurrent writes to one project (${usingPostgres() ? 'PostgreSQL' : '
     const top = await h.task(p.id);
     const movers = [];
     for (let i = 0; i < 24; i++) movers.push(await h.task(p.id));
+    // A narrow gap (32 doubles wide: five halvings), so that the moves must renumber.
+    await h.db.updateTable('tasks').set({ rank: 1024 }).where('id', '=', top.id).execute();
+    await h.db
+      .updateTable('tasks')
+      .set({ rank: 1024 + 2 ** -37 })
+      .where('id', '=', bottom.id)
+      .execute();
     const seq = await h.seq(p.id);
     const results = await Promise.all(
       movers.map((t, i) =>
@@ -49,7 +56,7 @@ describe(`concurrent writes to one project (${usingPostgres() ? 'PostgreSQL' : '
     expect(after[0]?.id).toBe(top.id);
     expect(after.at(-1)?.id).toBe(bottom.id);
     expect(new Set(after.slice(1, -1).map((x) => x.id))).toEqual(new Set(movers.map((m) => m.id)));
-    // 24 moves into a 1024 gap cannot all fit by halving: at least one renumbering happened.
+    // 24 moves into that gap cannot all fit by halving: at least one renumbering happened.
     const counters = await changeCounters(h.db, p.id);
     expect(counters.renumber_seq).toBeGreaterThan(seq);
     // One change number per move, none shared.

@@ -36,6 +36,13 @@ const ranks = async (projectId: string) =>
     seq: Number(r.change_seq),
   }));
 const setRank = (id: string, rank: number) => h.db.updateTable('tasks').set({ rank }).where('id', '=', id).execute();
+/** The next double above x (x > 0): no rank fits between the two. */
+function nextUp(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}
 
 /** Three tasks top first: a (top), b, c (bottom); a new task goes to the top. */
 async function three(p: string) {
@@ -53,7 +60,7 @@ describe('move: status and position', () => {
     const r = await move(p.id, t.id, { status_id: 'in_progress', after_id: a.id, before_id: b.id });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.data.status).toEqual({ id: 'in_progress', name: 'In progress', category: 'started' });
-    expect(r.data.rank).toBe(Math.floor((a.rank + b.rank) / 2));
+    expect(r.data.rank).toBe((a.rank + b.rank) / 2);
     const list = await h.call('GET', `/v1/projects/${p.id}/items`, VIEWER);
     expect(list.data.map((x: Task) => x.id).slice(0, 3)).toEqual([a.id, t.id, b.id]);
   });
@@ -63,7 +70,7 @@ describe('move: status and position', () => {
     const { a, b, c } = await three(p.id);
     const t = await h.task(p.id);
     const r = await move(p.id, t.id, { after_id: a.id });
-    expect(r.data.rank).toBe(Math.floor((a.rank + b.rank) / 2));
+    expect(r.data.rank).toBe((a.rank + b.rank) / 2);
     const last = await move(p.id, t.id, { after_id: c.id });
     expect(last.data.rank).toBe(c.rank + 1024);
   });
@@ -73,7 +80,7 @@ describe('move: status and position', () => {
     const { a, b, c } = await three(p.id);
     const t = await h.task(p.id);
     const r = await move(p.id, t.id, { before_id: c.id });
-    expect(r.data.rank).toBe(Math.floor((b.rank + c.rank) / 2));
+    expect(r.data.rank).toBe((b.rank + c.rank) / 2);
     // The moving task itself is not its own neighbour: before a, with nothing else above, is one gap above a.
     const first = await move(p.id, t.id, { before_id: a.id });
     expect(first.data.rank).toBe(a.rank - 1024);
@@ -163,7 +170,7 @@ describe('move: neighbours', () => {
     // The caller read a, c as neighbours; b sits between them now.
     const r = await move(p.id, t.id, { after_id: a.id, before_id: c.id });
     expect(r.status).toBe(200);
-    expect(r.data.rank).toBe(Math.floor((a.rank + b.rank) / 2));
+    expect(r.data.rank).toBe((a.rank + b.rank) / 2);
     const order = (await ranks(p.id)).map((x) => x.id);
     expect(order).toEqual([a.id, t.id, b.id, c.id]);
   });
@@ -185,9 +192,9 @@ describe('move: neighbours', () => {
     const archived = await h.task(p.id);
     expect((await h.call('POST', `${url(p.id, archived.id)}/archive`, EDITOR, { data: {} })).status).toBe(200);
     const t = await h.task(p.id);
-    // a and b are adjacent: no room between them.
+    // a and b are adjacent doubles: no room between them.
     await setRank(a.id, 5000);
-    await setRank(b.id, 5001);
+    await setRank(b.id, nextUp(5000));
     await setRank(c.id, 9000);
     await setRank(archived.id, 7000);
     await setRank(t.id, 100);
@@ -199,7 +206,7 @@ describe('move: neighbours', () => {
     // Renumbered 1024, 2048, ... in the old order (t at 100, a, b, archived, c), then t placed between a and b.
     const by = Object.fromEntries(after.map((x) => [x.id, x.rank]));
     expect([by[a.id], by[b.id], by[archived.id], by[c.id]]).toEqual([2048, 3072, 4096, 5120]);
-    expect(by[t.id]).toBe(Math.floor((2048 + 3072) / 2));
+    expect(by[t.id]).toBe((2048 + 3072) / 2);
     // One change number, recorded as a renumbering (the change feed tells clients to reset), on every task.
     expect(await h.seq(p.id)).toBe(seq + 1);
     expect((await changeCounters(h.db, p.id)).renumber_seq).toBe(seq + 1);
@@ -212,6 +219,8 @@ describe('move: neighbours', () => {
   it('WS-120 WS-093 repeated moves into one gap run out of room and renumber; ranks stay distinct and in order', async () => {
     const p = await h.team();
     const { a, b } = await three(p.id);
+    // A few doubles apart (2^-39 above -2048, where doubles are 2^-42 apart): three halvings fit.
+    await setRank(b.id, a.rank + 2 ** -39);
     const moved: string[] = [];
     for (let i = 0; i < 14; i++) {
       const t = await h.task(p.id);
@@ -229,12 +238,37 @@ describe('move: neighbours', () => {
     expect(new Set(rs).size).toBe(rs.length);
   });
 
+  it('14.12 WS-119 WS-170 40 successive moves into one gap need no renumbering: /changes never resets', async () => {
+    const p = await h.team();
+    const { a, b } = await three(p.id);
+    const start = await h.seq(p.id);
+    const moved: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = await h.task(p.id);
+      const seq = await h.seq(p.id);
+      // Each move goes right after a, into the gap the previous move halved: a, t40, ... t1, b.
+      const r = await move(p.id, t.id, { after_id: a.id, before_id: moved.at(-1) ?? b.id });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      moved.push(t.id);
+      const feed = await h.call('GET', `/v1/projects/${p.id}/changes?since=${seq}`, VIEWER);
+      expect(feed.data, `move ${i + 1}`).toMatchObject({ seq: seq + 1, reset: false });
+      expect(feed.data.items.map((x: Task) => x.id)).toEqual([t.id]);
+    }
+    // No renumbering was recorded, and a follower from before the first move still merges.
+    expect((await changeCounters(h.db, p.id)).renumber_seq).toBe(0);
+    const all = await h.call('GET', `/v1/projects/${p.id}/changes?since=${start}`, VIEWER);
+    expect(all.data.reset).toBe(false);
+    const rows = await ranks(p.id);
+    expect(rows.map((x) => x.id).slice(0, 42)).toEqual([a.id, ...[...moved].reverse(), b.id]);
+    expect(new Set(rows.map((x) => x.rank)).size).toBe(rows.length);
+  });
+
   it('WS-111 PATCH with status_id and neighbours without room renumbers like a move', async () => {
     const p = await h.team();
     const { a, b } = await three(p.id);
     const t = await h.task(p.id);
     await setRank(a.id, 10);
-    await setRank(b.id, 11);
+    await setRank(b.id, nextUp(10));
     const r = await h.call('PATCH', url(p.id, t.id), EDITOR, {
       data: { status_id: 'todo', after_id: a.id, before_id: b.id },
     });

@@ -1,8 +1,11 @@
 /**
- * Task positions (spec 2, "Task (item)" rank; Limits "Rank gap"). Ranks are integers (bigint in
- * the database), top of the list first. A move puts a task at the midpoint of its neighbours;
- * when the neighbours have no room left between them the whole project is renumbered, spaced
- * RANK_GAP apart, before the task is placed. Pure arithmetic; the store reads the neighbours.
+ * Task positions (spec 2, "Task (item)" rank: a Number; Limits "Rank gap"). Ranks are doubles
+ * (double precision in the database), top of the list first. A move puts a task at the mean of its
+ * neighbours; with 1024 between neighbours a double halves about 50 times before two neighbours
+ * are adjacent (fewer as ranks grow: roughly 52 - log2(rank / 1024)), so clients following
+ * /changes seldom have to reload. Only when the neighbours have no double left between them is
+ * the whole project renumbered, spaced RANK_GAP apart, before the task is placed. Pure
+ * arithmetic; the store reads the neighbours.
  */
 
 export const RANK_GAP = 1024;
@@ -17,11 +20,14 @@ export interface Gap {
   before: number | null;
 }
 
-/** The midpoint of two ranks, rounded down: floor((a + b) / 2), also for negative ranks. */
-export const midpoint = (a: number, b: number): number => Math.floor((a + b) / 2);
+/** The midpoint of two ranks: their mean, rounded to the nearest double. */
+export const midpoint = (a: number, b: number): number => (a + b) / 2;
 
-/** Whether a rank strictly between `a` and `b` exists: b - a >= 2. */
-export const hasRoom = (a: number, b: number): boolean => b - a >= 2;
+/** Whether the midpoint lies strictly between `a` and `b`: false once they are adjacent doubles (or equal). */
+export const hasRoom = (a: number, b: number): boolean => {
+  const m = midpoint(a, b);
+  return a < m && m < b;
+};
 
 /**
  * The rank for a task placed in `gap`, or null when the neighbours have no room (the caller

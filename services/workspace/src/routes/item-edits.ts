@@ -46,8 +46,8 @@ export const itemEditRoutes: RouteModule = (app, deps) => {
         summary: 'Move a task: its status and its position between two neighbours',
         description:
           `${EDITORS} status_id (default: unchanged); after_id: the task it goes after (above it), before_id: the one it ` +
-          'goes before. The rank is the midpoint of the neighbours; with only after_id the next task below it is the other ' +
-          'neighbour, with only before_id the task above it. When the neighbours have no room the project is renumbered ' +
+          "goes before. The rank (a double) is the mean of the neighbours' ranks; with only after_id the next task below it is the other " +
+          'neighbour, with only before_id the task above it. When no double lies between them the project is renumbered ' +
           '(1024 apart) first. A neighbour must be another task of the project (422 invalid_position). A resolution sent ' +
           'with a move needs version (422 version_required; 409 stale_version). ' +
           COMMON,

@@ -32,7 +32,9 @@ export const Task = Type.Object({
   status_id: Type.String(),
   state: Type.Union([Type.Literal('open'), Type.Literal('resolved')], { description: 'Legacy: open or resolved' }),
   status_changed_at: Timestamp,
-  rank: Type.Integer({ description: 'Position; top first; spaced 1024 apart after a renumbering' }),
+  rank: Type.Number({
+    description: 'Position; top first; a move takes the mean of its neighbours; spaced 1024 apart after a renumbering',
+  }),
   version: Type.Integer({ description: 'Content version' }),
   assignee: Type.Union([Type.Null(), PrincipalId]),
   target_date: Type.Union([Type.Null(), DateString]),
