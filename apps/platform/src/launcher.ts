@@ -38,19 +38,25 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
   const devAuth = (env.DEV_AUTH ?? '1') !== '0';
   const lines = ['', 'Platform is up:', ''];
   for (const s of started) {
-    lines.push(`  ${s.name.padEnd(12)} ${s.url}    docs ${s.url}/api-docs    spec ${s.url}/openapi.json`);
+    const docs = s.apiDocs ? `    docs ${s.url}/api-docs` : '';
+    lines.push(`  ${s.name.padEnd(12)} ${s.url}${docs}    spec ${s.url}/openapi.json`);
   }
   lines.push('');
-  if (devAuth) {
-    const first = started.find((s) => s.name === 'accounting') ?? started[0];
+  const accounting = started.find((s) => s.name === 'accounting');
+  const identity = started.find((s) => s.name === 'identity');
+  if (devAuth && (accounting || identity)) {
     lines.push('Call as a dev principal (DEV_AUTH=1; see config/dev-principals.json):');
-    lines.push(`  curl -H 'X-Dev-Principal: controller@dev.local' ${first?.url}/v1/accounts`);
-    lines.push(
-      `  curl -X POST -H 'X-Dev-Principal: controller@dev.local' -H "Idempotency-Key: $(date +%s%N)" -H 'content-type: application/json' \\`,
-    );
-    lines.push(
-      `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${first?.url}/v1/legal-entities`,
-    );
+    if (accounting) {
+      lines.push(`  curl -H 'X-Dev-Principal: controller@dev.local' ${accounting.url}/v1/accounts`);
+      lines.push(
+        `  curl -X POST -H 'X-Dev-Principal: controller@dev.local' -H "Idempotency-Key: $(date +%s%N)" -H 'content-type: application/json' \\`,
+      );
+      lines.push(
+        `       -d '{"data":{"name":"Acme Holdings","chart_code":"US","status":"active"}}' ${accounting.url}/v1/legal-entities`,
+      );
+    } else if (identity) {
+      lines.push(`  curl -H 'X-Dev-Principal: controller@dev.local' ${identity.url}/v1/authz/me`);
+    }
   }
   const documents = started.find((s) => s.name === 'documents');
   if (documents && !env.DOCUMENTS_STORAGE_CATALOG && !env.DOCUMENTS_STORAGE_CATALOG_FILE) {
@@ -64,13 +70,12 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
   if (broker) {
     lines.push('');
     lines.push(
-      `Model broker: providers from OPENAI_BASE_URL/OPENAI_API_KEY and ANTHROPIC_BASE_URL/ANTHROPIC_API_KEY; relay at ${broker.url}/v1/relay`,
+      `Model broker: providers from OPENAI_BASE_URL/OPENAI_API_KEY and ANTHROPIC_BASE_URL/ANTHROPIC_API_KEY; SDKs' base URL ${broker.url}/v1/relay`,
     );
     lines.push(
       `  catalog ${broker.url}/v1/catalog    credentials ${broker.url}/v1/credentials/mine (README "Model broker")`,
     );
   }
-  const identity = started.find((s) => s.name === 'identity');
   if (identity) {
     lines.push('');
     lines.push(`Sign in (OAuth 2.0 + PKCE): issuer ${identity.url}, clients in config/clients/local.json`);

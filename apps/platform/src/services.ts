@@ -3,7 +3,7 @@ import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } fr
 import { DEFAULT_PORT as BROKER_PORT, brokerConfig, startBroker } from '@platform/broker';
 import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
 import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
-import type { Bus, SharedPglite } from '@platform/kit';
+import { type Bus, type SharedPglite, servesApiDocs } from '@platform/kit';
 import { startVendors, DEFAULT_PORT as VENDORS_PORT, vendorsConfig } from '@platform/vendors';
 import { startWorkspace, DEFAULT_PORT as WORKSPACE_PORT, workspaceConfig } from '@platform/workspace';
 import { localBlobStorage } from './local-storage.ts';
@@ -18,8 +18,26 @@ export interface Started {
   url: string;
   /** The service's generated OpenAPI document (what it serves at /openapi.json). */
   openapi(): object;
+  /** Whether it answers GET /api-docs (workspace and broker only with SWAGGER_ON=1): the banner names only what answers. */
+  apiDocs: boolean;
   close(): Promise<void>;
 }
+
+/** A service as its start function returns it. */
+interface Running {
+  url: string;
+  app: { swagger(): object; hasRoute(route: { method: 'GET'; url: string }): boolean };
+  close(): Promise<void>;
+}
+
+/** The launcher's view of a started service; what it serves is read from its own routes. */
+const started = (name: string, s: Running): Started => ({
+  name,
+  url: s.url,
+  openapi: () => s.app.swagger(),
+  apiDocs: servesApiDocs(s.app),
+  close: s.close,
+});
 
 interface ServiceEntry {
   /** The port it listens on by default (PORT_<NAME> overrides). */
@@ -34,28 +52,19 @@ export const SERVICES: Record<string, ServiceEntry> = {
   identity: {
     port: IDENTITY_PORT,
     needs: [],
-    start: async (env, shared) => {
-      const s = await startIdentity(identityConfig(env), shared, env);
-      return { name: 'identity', url: s.url, openapi: () => s.app.swagger(), close: s.close };
-    },
+    start: async (env, shared) => started('identity', await startIdentity(identityConfig(env), shared, env)),
   },
   accounting: {
     port: ACCOUNTING_PORT,
     // Tokens are verified against identity's keys and grants are read from it.
     needs: ['identity'],
-    start: async (env, shared) => {
-      const s = await startAccounting(accountingConfig(env), shared);
-      return { name: 'accounting', url: s.url, openapi: () => s.app.swagger(), close: s.close };
-    },
+    start: async (env, shared) => started('accounting', await startAccounting(accountingConfig(env), shared)),
   },
   vendors: {
     port: VENDORS_PORT,
     // Identity stands in for the access gateway locally and resolves emails to people.
     needs: ['identity'],
-    start: async (env, shared) => {
-      const s = await startVendors(vendorsConfig(env), shared);
-      return { name: 'vendors', url: s.url, openapi: () => s.app.swagger(), close: s.close };
-    },
+    start: async (env, shared) => started('vendors', await startVendors(vendorsConfig(env), shared)),
   },
   documents: {
     port: DOCUMENTS_PORT,
@@ -66,9 +75,7 @@ export const SERVICES: Record<string, ServiceEntry> = {
       try {
         const s = await startDocuments(documentsConfig({ ...env, ...storage.env }), shared);
         return {
-          name: 'documents',
-          url: s.url,
-          openapi: () => s.app.swagger(),
+          ...started('documents', s),
           close: async () => {
             await s.close();
             await storage.close();
@@ -84,19 +91,13 @@ export const SERVICES: Record<string, ServiceEntry> = {
     port: WORKSPACE_PORT,
     // Platform bearer tokens are verified against identity's keys and grants are read from it.
     needs: ['identity'],
-    start: async (env, shared) => {
-      const s = await startWorkspace(workspaceConfig(env), shared);
-      return { name: 'workspace', url: s.url, openapi: () => s.app.swagger(), close: s.close };
-    },
+    start: async (env, shared) => started('workspace', await startWorkspace(workspaceConfig(env), shared)),
   },
   broker: {
     port: BROKER_PORT,
     // Identity stands in for the access gateway locally and holds the grants (platform admins).
     needs: ['identity'],
-    start: async (env, shared) => {
-      const s = await startBroker(brokerConfig(env), shared);
-      return { name: 'broker', url: s.url, openapi: () => s.app.swagger(), close: s.close };
-    },
+    start: async (env, shared) => started('broker', await startBroker(brokerConfig(env), shared)),
   },
 };
 

@@ -2,15 +2,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'platform-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** `npm start`'s entry point, as `npm start` runs it (the workspaces' sources, not their builds). */
+const MAIN = ['--conditions=source', '--import', 'tsx', 'apps/platform/src/main.ts'];
+
 /** Starts `npm start`'s entry point with the given service names; resolves with its output once up. */
 function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/platform/src/main.ts', ...args], {
+  const child = spawn(process.execPath, [...MAIN, ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -24,16 +27,33 @@ function start(args: string[], env: Record<string, string> = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const done = new Promise<{ child: ChildProcess; out: string; code: number | null }>((resolve) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      if (out.includes('Data:')) resolve({ child, out, code: null });
+  const waiting = new Set<() => void>();
+  /** Resolves with everything printed so far once `test` holds for it (or the process ends). */
+  const waitFor = (test: (out: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const check = () => {
+        if (!test(out) && child.exitCode === null) return;
+        waiting.delete(check);
+        resolve(out);
+      };
+      waiting.add(check);
+      check();
     });
-    child.stderr?.on('data', (d) => {
-      out += d;
-    });
-    child.on('exit', (code) => resolve({ child, out, code }));
-  });
+  const printed = (d: Buffer) => {
+    out += d;
+    for (const check of [...waiting]) check();
+  };
+  child.stdout?.on('data', printed);
+  child.stderr?.on('data', printed);
+  const done = new Promise<{ child: ChildProcess; out: string; code: number | null; waitFor: typeof waitFor }>(
+    (resolve) => {
+      waitFor((o) => o.includes('Data:')).then((o) => resolve({ child, out: o, code: child.exitCode, waitFor }));
+      child.on('exit', (code) => {
+        for (const check of [...waiting]) check();
+        resolve({ child, out, code, waitFor });
+      });
+    },
+  );
   return done;
 }
 
@@ -82,5 +102,56 @@ describe('embedded launcher', () => {
     const r = await start(['accounting'], { PORT_ACCOUNTING: 'eighty' });
     expect(r.code).toBe(2);
     expect(r.out).toContain('PORT_ACCOUNTING');
+  });
+});
+
+describe('npm start output', () => {
+  let run: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    // Workspace and broker serve /api-docs only with SWAGGER_ON=1; identity always does.
+    run = await start(['workspace', 'broker'], { PORT_WORKSPACE: '0', PORT_BROKER: '0', LOG_LEVEL: 'info' });
+  }, 240_000);
+  afterAll(async () => {
+    if (run?.code === null) await stop(run.child);
+  });
+  const banner = () => run.out.slice(run.out.indexOf('Platform is up:'));
+  const serviceUrl = (name: string) =>
+    new RegExp(`^  ${name}\\s+(http://127\\.0\\.0\\.1:\\d+)`, 'm').exec(banner())?.[1] as string;
+
+  it('13.6 the banner names /api-docs only for services whose docs answer', async () => {
+    expect(run.code, run.out).toBeNull();
+    // What the banner offers to open: every URL except request bodies' targets (POST) and SDK base URLs.
+    const offered = banner()
+      .split('\n')
+      .filter((line) => !line.includes('-X POST') && !line.trimStart().startsWith('-d '))
+      .flatMap((line) => [...line.matchAll(/(?<!base URL )(http:\/\/127\.0\.0\.1:\d+[^\s'",]*)/g)].map((m) => m[1]));
+    expect(offered.length).toBeGreaterThan(5);
+    for (const url of new Set(offered)) {
+      const r = await fetch(url as string, { headers: { 'x-dev-principal': 'admin@dev.local' } });
+      expect(r.status, `${url} answers`).not.toBe(404);
+    }
+    expect(banner()).toContain(`${serviceUrl('identity')}/api-docs`);
+    expect(banner()).not.toContain(`${serviceUrl('workspace')}/api-docs`);
+    expect(banner()).not.toContain(`${serviceUrl('broker')}/api-docs`);
+  });
+
+  it('13.6 npm start logs one short line per request and leaves health checks out at info', async () => {
+    const workspace = serviceUrl('workspace');
+    for (const path of ['/healthz', '/readyz']) expect((await fetch(`${workspace}${path}`)).status).toBe(200);
+    const listed = await fetch(`${workspace}/v1/projects?q=probe-13-6`, {
+      headers: { 'x-dev-principal': 'admin@dev.local' },
+    });
+    expect(listed.status).toBe(200);
+    // The service's log lines come in request order: once the probe's line is out, the health checks' would be too.
+    const out = await run.waitFor((o) => /q=probe-13-6[^\n]*\n/.test(o));
+    const lines = out.split('\n');
+    const probe = lines.filter((l) => l.includes('q=probe-13-6'));
+    expect(probe, out).toHaveLength(1);
+    expect(probe[0]).toMatch(/GET \/v1\/projects\?q=probe-13-6 200 \d+(\.\d+)?ms/);
+    expect(probe[0]).not.toMatch(/^\{/);
+    expect(
+      lines.filter((l) => /\/(healthz|readyz)\b/.test(l)),
+      out,
+    ).toEqual([]);
   });
 });
