@@ -238,7 +238,7 @@ export function startChild<T>(
 /** A TypeScript child of the bench, run through tsx. */
 export const tsChild = <T>(name: string, file: string, args: string[], execArgv: string[] = []) =>
   startChild<T>(name, fileURLToPath(new URL(file, import.meta.url)), args, {
-    execArgv: ['--import', 'tsx', ...execArgv],
+    execArgv: ['--conditions=source', '--import', 'tsx', ...execArgv],
   });
 
 /** Portkey's gateway entry point, or undefined when the package is not installed. */
