@@ -489,6 +489,17 @@ describe('client_credentials for services', () => {
     expect((await accounting.inject({ url: '/v1/journal-entries', headers })).statusCode).not.toBe(401);
   });
 
+  it('14.14 SIGN-038 a client_credentials token carries scope openid whether or not the request named it, as decisions.md lists', async () => {
+    const svc = await client.discovery(new URL(h.issuer), 'payments', 'local-secret-payments', undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    const without = await client.clientCredentialsGrant(svc);
+    expect(decodeJwt(without.access_token).scope).toBe('openid');
+    expect(without.scope).toBe('openid');
+    const named = await client.clientCredentialsGrant(svc, { scope: 'openid' });
+    expect(decodeJwt(named.access_token).scope).toBe('openid');
+  });
+
   it('a wrong client secret gets no token', async () => {
     const svc = await client.discovery(new URL(h.issuer), 'payments', 'wrong-secret', undefined, {
       execute: [client.allowInsecureRequests],

@@ -30,6 +30,19 @@ export interface ProviderOptions {
   personExists: (fid: string) => Promise<boolean>;
 }
 
+/**
+ * A client_credentials request that names no scope gets the client's registered one (`openid`,
+ * SIGN-038), the pre-defined default RFC 6749 section 3.3 allows, so every access token carries the
+ * same claims. oidc-provider resolves the resource before it reads the requested scopes, and this
+ * hook is the one place it calls in between.
+ */
+function defaultClientCredentialsScope(ctx: KoaContextWithOIDC) {
+  const params = ctx.oidc?.params as { grant_type?: string; scope?: string } | undefined;
+  if (ctx.oidc?.route !== 'token' || params?.grant_type !== 'client_credentials' || params.scope) return;
+  const registered = ctx.oidc.client?.scope;
+  if (registered) params.scope = registered;
+}
+
 const required = (name: string) => (_ctx: KoaContextWithOIDC, value: string | undefined) => {
   if (value === undefined || value === '') throw new errors.InvalidRequest(`missing required parameter '${name}'`);
 };
@@ -97,8 +110,9 @@ export function createProvider(o: ProviderOptions): Provider {
         // The contract names the audience `audience`; it is the resource of RFC 8707.
         defaultResource: async (ctx, _client, oneOf) => oneOf ?? (ctx.oidc.params?.audience as string) ?? o.audience,
         useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, resource) => {
+        getResourceServerInfo: async (ctx, resource) => {
           if (resource !== o.audience) throw new errors.InvalidTarget('audience must be the platform audience');
+          defaultClientCredentialsScope(ctx);
           return {
             scope: 'openid',
             audience: o.audience,
