@@ -89,6 +89,10 @@ export const commonConfig = () => ({
   DEV_PRINCIPALS_FILE: optionalStr(),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
   OUTBOX_POLL_MS: int(200, 10, 60_000),
+  // 0 starts without migrating: a rollout ran the migrate entry first; a schema behind stops start-up.
+  MIGRATE_ON_START: flag(true),
+  // How long requests in flight may take to finish after SIGTERM/SIGINT before they are cut off.
+  SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
   // How long stored command results (replays of a retried Idempotency-Key) and sent events are
   // kept; at least an hour, at most ten years.
   IDEMPOTENCY_RETENTION_HOURS: int(168, 1, 87_600),

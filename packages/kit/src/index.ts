@@ -25,6 +25,7 @@ export * from './http/app.ts';
 export * from './http/logging.ts';
 export * from './ids.ts';
 export { KIT_MIGRATIONS } from './kit-migrations.ts';
+export * from './migrate-main.ts';
 export * from './net.ts';
 export * from './outbox.ts';
 export * from './pagination.ts';

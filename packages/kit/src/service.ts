@@ -4,11 +4,12 @@ import { type Authenticator, noAuthenticator } from './auth/authenticate.ts';
 import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError, commonConfig, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
-import { type Migration, migrate } from './db/migrate.ts';
+import { type Migration, prepareSchema } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
 import { docsNote } from './http/app.ts';
+import { trackRequests } from './http/in-flight.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
 import { OutboxPublisher } from './outbox.ts';
 import { RetentionJob } from './retention.ts';
@@ -37,6 +38,8 @@ export interface ServiceRuntimeOptions {
   /** This service's application audience at the access gateway, if it trusts the gateway. */
   gatewayAudience?: string | readonly string[];
   outboxPollMs: number;
+  /** false: check the schema is current instead of migrating it (MIGRATE_ON_START=0). Default true. */
+  migrate?: boolean;
   /** Idempotency records are deleted after this many hours (default 168). */
   idempotencyRetentionHours?: number;
   /** Published outbox rows are deleted after this many hours (default 168). */
@@ -67,7 +70,7 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
     dataDir: o.dataDir,
     pglite: o.pglite ? await o.pglite : undefined,
   });
-  await migrate(database.db, [...KIT_MIGRATIONS, ...o.migrations]);
+  await prepareSchema(database, [...KIT_MIGRATIONS, ...o.migrations], o.migrate);
   const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl, { streams: [o.service] }) : new MemoryBus());
   const publisher = new OutboxPublisher(database.db, bus, { pollMs: o.outboxPollMs });
   publisher.start();
@@ -86,6 +89,8 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
     async close() {
       await retention.stop();
       await publisher.stop();
+      // A last drain, so events of the final requests go out now rather than at the next start.
+      await publisher.drain().catch(() => 0);
       if (!o.bus) await bus.close();
       await database.close();
     },
@@ -105,6 +110,7 @@ export const runtimeFromConfig = (
     PLATFORM_DATA_DIR: string;
     BUS_URL?: string;
     OUTBOX_POLL_MS: number;
+    MIGRATE_ON_START?: boolean;
     IDEMPOTENCY_RETENTION_HOURS: number;
     OUTBOX_RETENTION_HOURS: number;
     DEV_PRINCIPALS_FILE?: string;
@@ -117,6 +123,7 @@ export const runtimeFromConfig = (
   busUrl: config.BUS_URL,
   bus: shared.bus,
   outboxPollMs: config.OUTBOX_POLL_MS,
+  migrate: config.MIGRATE_ON_START,
   idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
   outboxRetentionHours: config.OUTBOX_RETENTION_HOURS,
   devPrincipalsFile: config.DEV_PRINCIPALS_FILE,
@@ -124,9 +131,16 @@ export const runtimeFromConfig = (
 
 interface Listening {
   listen(o: { port: number; host: string }): Promise<unknown>;
-  server: { address(): unknown };
+  server: import('node:http').Server;
+  log: { info(o: object, msg: string): void };
   close(): Promise<unknown>;
 }
+
+/** How long requests in flight may take to finish when a service stops (SHUTDOWN_GRACE_MS). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/** A stop that had to cut off requests still in flight when the grace ran out (everything else closed). */
+export class ShutdownCutShort extends Error {}
 
 /** Listens on the configured port and returns the started service: app, runtime, URL and close (app, then runtime). */
 export async function serve<A extends Listening>(
@@ -136,31 +150,67 @@ export async function serve<A extends Listening>(
   beforeClose?: () => void,
 ) {
   await app.listen(where);
+  const requests = trackRequests(app.server);
   return {
     app,
     runtime,
     url: `http://${where.host}:${(app.server.address() as { port: number }).port}`,
-    async close() {
+    /**
+     * Stops gracefully: no new connections (a new request on an open one answers 503), requests in
+     * flight finish with their normal answer, each connection closing after it; the app's close
+     * hooks flush its queues; then the outbox's last drain, the bus and the database. Requests not
+     * done after `graceMs` are cut off, and close rejects (ShutdownCutShort) once the rest is closed.
+     */
+    async close(o: { graceMs?: number } = {}) {
+      const graceMs = o.graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
       beforeClose?.();
-      await app.close();
+      requests.closing();
+      app.log.info({ inFlight: requests.inFlight, graceMs }, 'stopping: no new connections, requests in flight finish');
+      let cut = 0;
+      const deadline = setTimeout(() => {
+        cut = requests.inFlight;
+        app.server.closeAllConnections();
+      }, graceMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(deadline);
+      }
       await runtime.close();
+      if (cut > 0) {
+        throw new ShutdownCutShort(
+          `${cut} request(s) still in flight after the ${graceMs} ms shutdown grace were cut off`,
+        );
+      }
     },
   };
 }
 
 /**
- * A service's process entry: start it, say where it listens, stop cleanly on SIGINT/SIGTERM. A
- * configuration error (ConfigError, or what `isConfigError` also names) exits 2 with its message.
+ * A service's process entry: start it, say where it listens, stop gracefully on SIGINT/SIGTERM
+ * (SHUTDOWN_GRACE_MS, see serve's close). A configuration error (ConfigError, or what
+ * `isConfigError` also names) exits 2 with its message.
  */
 export async function runMain(
   name: string,
-  start: () => Promise<{ url: string; close(): Promise<void> }>,
+  start: () => Promise<{ url: string; close(o?: { graceMs?: number }): Promise<void> }>,
   o: { isConfigError?: (e: unknown) => boolean; note?: (started: { url: string }) => string } = {},
 ) {
   try {
+    // TypeScript sources started without the "source" export condition would run on the kit's
+    // build in dist/, which may be older than the sources: refuse rather than run stale code.
+    if (/\.[cm]?ts$/.test(process.argv[1] ?? '') && import.meta.url.endsWith('.js')) {
+      throw new ConfigError(
+        `${name}: ${process.argv[1]} is TypeScript but @platform/kit resolved to its build (dist/): ` +
+          'start sources with `tsx --conditions=source` (npm start does), or the build with `node services/<name>/dist/main.js`',
+      );
+    }
+    const { SHUTDOWN_GRACE_MS: graceMs } = loadConfig(process.env, {
+      SHUTDOWN_GRACE_MS: commonConfig().SHUTDOWN_GRACE_MS,
+    });
     const started = await start();
     console.log(`${name} listening on ${started.url} (${o.note?.(started) ?? docsNote(started)})`);
-    onShutdown(started.close);
+    onShutdown(() => started.close({ graceMs }), { graceMs });
   } catch (e) {
     if (e instanceof ConfigError || o.isConfigError?.(e)) {
       console.error((e as Error).message);
@@ -170,12 +220,35 @@ export async function runMain(
   }
 }
 
-/** Run `close` once on SIGINT or SIGTERM, then exit. Entry points call this; libraries never do. */
-export function onShutdown(close: () => Promise<unknown>) {
-  const stop = async () => {
-    await close();
+/** After the grace for requests, what flushing queues and closing the database may take before the process exits anyway. */
+const CLOSE_BOUND_MS = 15_000;
+
+/**
+ * Run `close` once on SIGINT or SIGTERM, then exit: 0 when it resolved, 1 when it rejected (e.g.
+ * requests cut off at the grace) or did not finish within `graceMs` plus 15 s. A second signal
+ * during the stop ends the process at once. Entry points call this; libraries never do.
+ */
+export function onShutdown(close: () => Promise<unknown>, o: { graceMs?: number } = {}) {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`${signal} during the stop: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    const bound = (o.graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS) + CLOSE_BOUND_MS;
+    setTimeout(() => {
+      console.error(`${signal}: the stop did not finish within ${bound} ms; exiting`);
+      process.exit(1);
+    }, bound).unref();
+    try {
+      await close();
+    } catch (e) {
+      console.error(`${signal}: stopped, but ${(e as Error).message}`);
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

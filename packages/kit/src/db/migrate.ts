@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { ConfigError } from '../config.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -72,4 +73,44 @@ export async function rollback(db: Db, migrations: Migration[], toId: string): P
     }
     return rolled;
   });
+}
+
+/**
+ * The migrations not yet applied to the schema, in order (none: the schema is current). A schema
+ * ahead of this code (ids it does not know) is not an error: an older version may run during a rollout.
+ */
+export async function pendingMigrations(db: Db, migrations: Migration[]): Promise<string[]> {
+  const exists = await sql<{
+    t: string | null;
+  }>`SELECT to_regclass(quote_ident(current_schema()) || '.schema_migrations')::text AS t`.execute(db);
+  if (!exists.rows[0]?.t) return migrations.map((m) => m.id);
+  const done = await sql<{ id: string }>`SELECT id FROM schema_migrations`.execute(db);
+  const applied = new Set(done.rows.map((r) => r.id));
+  return migrations.filter((m) => !applied.has(m.id)).map((m) => m.id);
+}
+
+/** The schema is older than the code and the process was told not to migrate it (MIGRATE_ON_START=0). */
+export class SchemaBehindError extends ConfigError {}
+
+/**
+ * A service's schema at start-up: migrated (the default), or, when `apply` is false because a
+ * rollout runs the migrate entry as a job first, checked: a schema that misses any of the
+ * migrations stops start-up naming them, rather than serving against tables that are not there.
+ */
+export async function prepareSchema(
+  database: { db: Db; schema: string; close(): Promise<void> },
+  migrations: Migration[],
+  apply = true,
+): Promise<void> {
+  if (apply) {
+    await migrate(database.db, migrations);
+    return;
+  }
+  const pending = await pendingMigrations(database.db, migrations);
+  if (pending.length === 0) return;
+  await database.close();
+  throw new SchemaBehindError(
+    `The ${database.schema} schema misses ${pending.length} migration(s) (${pending.join(', ')}) and ` +
+      'MIGRATE_ON_START=0: run the migrate entry first (node services/<name>/dist/migrate.js), or start with MIGRATE_ON_START=1',
+  );
 }
