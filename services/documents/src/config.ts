@@ -9,6 +9,7 @@ import {
   port,
   type StorageCatalog,
 } from '@platform/kit';
+import { DEFAULT_ORPHAN_GRACE_HOURS, DEFAULT_ORPHAN_REAP_INTERVAL_MINUTES } from './domain/orphans.ts';
 
 export const DEFAULT_PORT = 4103;
 /** DOCUMENTS_MAX_UPLOAD_BYTES when unset: 100 MiB. */
@@ -38,8 +39,9 @@ function storageCatalog(text: string | undefined, file: string | undefined, env:
 
 /**
  * Documents' configuration: the common settings, its port, the storage catalog (none: routes
- * that need storage answer 503) and the upload limit. Authorization is not wired, so there are
- * no authentication settings. Fails fast naming a bad variable.
+ * that need storage answer 503), the upload limit and the orphan reaper's grace and interval.
+ * Authorization is not wired, so there are no authentication settings. Fails fast naming a bad
+ * variable.
  */
 export function documentsConfig(env: Env = process.env) {
   const c = loadConfig(env, {
@@ -48,6 +50,10 @@ export function documentsConfig(env: Env = process.env) {
     DOCUMENTS_STORAGE_CATALOG: optionalStr(),
     DOCUMENTS_STORAGE_CATALOG_FILE: optionalStr(),
     DOCUMENTS_MAX_UPLOAD_BYTES: int(DEFAULT_MAX_UPLOAD_BYTES, 1),
+    // Whole hours, at least one: a blob is never reaped minutes after its upload.
+    DOCUMENTS_ORPHAN_GRACE_HOURS: int(DEFAULT_ORPHAN_GRACE_HOURS, 1),
+    // 0 turns the reaper off (e.g. on all replicas but one; running it on several is safe too).
+    DOCUMENTS_ORPHAN_REAP_INTERVAL_MINUTES: int(DEFAULT_ORPHAN_REAP_INTERVAL_MINUTES, 0),
   });
   return {
     ...c,

@@ -2,10 +2,13 @@ import { BlobStorage, runtimeFromConfig, type SharedInfrastructure, serve, start
 import { buildApp } from './app.ts';
 import { type DocumentsConfig, documentsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { OrphanReaper } from './reaper.ts';
 
 /**
- * Starts documents: database and migrations, outbox publisher, storage from the catalog, HTTP.
- * Containers are not created here: the launcher does that for local Azurite (ensureContainers).
+ * Starts documents: database and migrations, outbox publisher, storage from the catalog, HTTP,
+ * and with storage the orphan reaper (unless DOCUMENTS_ORPHAN_REAP_INTERVAL_MINUTES is 0), which
+ * close stops first. Containers are not created here: the launcher does that for local Azurite
+ * (ensureContainers).
  */
 export async function startDocuments(
   config: DocumentsConfig = documentsConfig(),
@@ -23,5 +26,27 @@ export async function startDocuments(
     maxUploadBytes: config.DOCUMENTS_MAX_UPLOAD_BYTES,
     logLevel: config.LOG_LEVEL,
   });
-  return { ...(await serve(app, runtime, { port: config.PORT_DOCUMENTS, host: config.HOST })), storage };
+  const served = await serve(app, runtime, { port: config.PORT_DOCUMENTS, host: config.HOST });
+  const reaper =
+    storage && config.DOCUMENTS_ORPHAN_REAP_INTERVAL_MINUTES > 0
+      ? new OrphanReaper(runtime.database.db, storage, {
+          graceHours: config.DOCUMENTS_ORPHAN_GRACE_HOURS,
+          intervalMs: config.DOCUMENTS_ORPHAN_REAP_INTERVAL_MINUTES * 60_000,
+          onError: (e, where) => app.log.warn({ err: e, ...where }, 'orphan reaper: run failed'),
+          onRun: (r) => {
+            if (r.removed.length > 0)
+              app.log.info({ removed: r.removed.length }, 'orphan reaper: orphan blobs removed');
+          },
+        })
+      : undefined;
+  reaper?.start();
+  return {
+    ...served,
+    storage,
+    reaper,
+    async close(o?: { graceMs?: number }) {
+      await reaper?.stop();
+      await served.close(o);
+    },
+  };
 }

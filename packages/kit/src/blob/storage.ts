@@ -23,13 +23,19 @@ export interface BlobStorageOptions {
   tryTimeoutMs?: number;
 }
 
+/** A blob as a listing shows it: its name and when it was last written (every upload or overwrite moves it). */
+export interface ListedBlob {
+  name: string;
+  lastModified: Date;
+}
+
 /** Expiry `ttlSeconds` after `now`, cut to whole seconds as the SAS carries it. */
 const expiry = (now: Date, ttlSeconds: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + ttlSeconds * 1000);
 
 /**
  * Blob storage over a storage catalog: SAS minting (signed locally with the account key, no
- * request to storage), blob properties (a HEAD: the bytes themselves are never read), and
- * container set-up. A storage that cannot be reached is an AppError 503 `storage_unavailable`.
+ * request to storage), blob properties (a HEAD: the bytes themselves are never read), listing
+ * and deleting blobs (documents' orphan reaper), and container set-up. A storage that cannot be reached is an AppError 503 `storage_unavailable`.
  */
 export class BlobStorage {
   private readonly byName: Map<string, { account: StorageAccount; service: BlobServiceClient }>;
@@ -106,6 +112,36 @@ export class BlobStorage {
       return { size: p.contentLength ?? 0 };
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return null;
+      throw unavailable('storage_unavailable', `Storage account ${account} cannot be reached`);
+    }
+  }
+
+  /**
+   * The container's committed blobs, one page of at most `pageSize` at a time, in name order.
+   * Uncommitted uploads (staged blocks) are not listed: they are no blob yet.
+   */
+  async *listBlobs(account: string, container: string, opts: { pageSize: number }): AsyncGenerator<ListedBlob[]> {
+    const pages = this.container(account, container).listBlobsFlat().byPage({ maxPageSize: opts.pageSize });
+    for (;;) {
+      let page: Awaited<ReturnType<typeof pages.next>>;
+      try {
+        page = await pages.next();
+      } catch {
+        throw unavailable('storage_unavailable', `Storage account ${account} cannot be reached`);
+      }
+      if (page.done) return;
+      yield page.value.segment.blobItems.map((b) => ({ name: b.name, lastModified: b.properties.lastModified }));
+    }
+  }
+
+  /** Deletes one blob (its snapshots too); false when there was none. */
+  async deleteBlob(account: string, container: string, blob: string): Promise<boolean> {
+    try {
+      const r = await this.container(account, container)
+        .getBlobClient(blob)
+        .deleteIfExists({ deleteSnapshots: 'include' });
+      return r.succeeded;
+    } catch {
       throw unavailable('storage_unavailable', `Storage account ${account} cannot be reached`);
     }
   }

@@ -10,6 +10,7 @@ import {
   replaceReferences,
   updateDocument,
 } from '../store/documents.ts';
+import { clearInFlight, markInFlight } from '../store/orphans.ts';
 import { type CommandCtx, SERVICE } from './context.ts';
 
 const alreadyRegistered = (blobName: string) =>
@@ -22,6 +23,25 @@ const alreadyRegistered = (blobName: string) =>
  */
 export async function checkUnregistered(db: Db, blobName: string) {
   if (await blobRegistered(db, blobName)) throw alreadyRegistered(blobName);
+}
+
+/**
+ * Marks a registration of the blob in flight (the orphan reaper keeps the blob while the mark
+ * lasts) and returns the mark. Taken before storage is asked, so a reaper that deletes the blob
+ * first makes this registration see no blob (422 blob_not_found), never record a missing one.
+ */
+export async function markRegistrationInFlight(db: Db, blobName: string, now: Date): Promise<string> {
+  const id = uuidv7(now.getTime());
+  await markInFlight(db, id, blobName, now);
+  return id;
+}
+
+/**
+ * Ends the mark, whatever the registration's outcome (its document, if any, now keeps the blob).
+ * A mark that cannot be removed now stops counting after IN_FLIGHT_LIMIT_MS and the reaper drops it.
+ */
+export async function endRegistrationInFlight(db: Db, mark: string): Promise<void> {
+  await clearInFlight(db, mark).catch(() => {});
 }
 
 /**

@@ -10,7 +10,13 @@ import {
   requireIdempotencyKey,
   unavailable,
 } from '@platform/kit';
-import { changeDocument, inspectBlob, registerDocument } from '../commands/documents.ts';
+import {
+  changeDocument,
+  endRegistrationInFlight,
+  inspectBlob,
+  markRegistrationInFlight,
+  registerDocument,
+} from '../commands/documents.ts';
 import { checkRegistration, checkUpdate } from '../domain/documents.ts';
 import { Document, DocumentWithSas, ListQuery, PAGE, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
 import { findDocument, listDocuments } from '../store/documents.ts';
@@ -30,8 +36,9 @@ export const documentRoutes: RouteModule = (app, deps) => {
           '422: unsafe_filename, filename_extension_required, unknown_storage_account, visibility_mismatch, ' +
           'unknown_container, blob_not_service_minted, blob_not_found (not in that container), duplicate_reference ' +
           '(same ref_type, ref_id and ref_category), duplicate_metadata (same meta_name), validation_failed. ' +
-          '413 upload_too_large (over DOCUMENTS_MAX_UPLOAD_BYTES; the blob stays). 409 blob_already_registered ' +
-          '(a document already records this blob_name, in any container), idempotency_key_reused. 503 ' +
+          '413 upload_too_large (over DOCUMENTS_MAX_UPLOAD_BYTES; the blob stays until the orphan reaper removes it). ' +
+          '409 blob_already_registered (a document already records this blob_name, in any container), ' +
+          'idempotency_key_reused. 503 ' +
           'storage_not_configured, storage_unavailable. byte_size is read from storage, never accepted.',
         headers: IdempotencyHeaders,
         body: Command(RegistrationInput),
@@ -43,13 +50,20 @@ export const documentRoutes: RouteModule = (app, deps) => {
       const input = req.body.data;
       const { account, container } = checkRegistration(input, (n) => storage.account(n));
       let byteSize = 0;
-      return command(deps, req, reply, (ctx) => registerDocument(ctx, { ...input, container }, byteSize), 201, {
-        // Storage is asked before the transaction opens, and not at all for a replay.
-        beforeTransaction: async () => {
-          const where = { account: account.name, container, blobName: input.blob_name };
-          byteSize = await inspectBlob(deps.database.db, storage, where, deps.maxUploadBytes);
-        },
-      });
+      let inFlight: string | undefined;
+      try {
+        return await command(deps, req, reply, (ctx) => registerDocument(ctx, { ...input, container }, byteSize), 201, {
+          // Storage is asked before the transaction opens, and not at all for a replay. The blob is
+          // marked in flight first, so the orphan reaper leaves it alone until this request ends.
+          beforeTransaction: async () => {
+            inFlight = await markRegistrationInFlight(deps.database.db, input.blob_name, deps.clock());
+            const where = { account: account.name, container, blobName: input.blob_name };
+            byteSize = await inspectBlob(deps.database.db, storage, where, deps.maxUploadBytes);
+          },
+        });
+      } finally {
+        if (inFlight) await endRegistrationInFlight(deps.database.db, inFlight);
+      }
     },
   );
 
