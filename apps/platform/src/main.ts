@@ -1,10 +1,11 @@
-import { ConfigError, logTo, onShutdown } from '@platform/kit';
+import { ConfigError, logTo, onShutdown, refuseBuildUnderSources } from '@platform/kit';
 import { banner, launch } from './launcher.ts';
 import { readableLogs } from './readable-logs.ts';
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 logTo(readableLogs());
 try {
+  refuseBuildUnderSources('platform');
   const env = { ...process.env, DEV_AUTH: process.env.DEV_AUTH || '1' };
   const platform = await launch(names, env);
   console.log(banner(platform.started, env));

@@ -187,6 +187,19 @@ export async function serve<A extends Listening>(
 }
 
 /**
+ * TypeScript sources started without the "source" export condition run on the kit's build in
+ * dist/, which may be older than the sources: entry points call this to refuse (a ConfigError).
+ */
+export function refuseBuildUnderSources(name: string) {
+  if (/\.[cm]?ts$/.test(process.argv[1] ?? '') && import.meta.url.endsWith('.js')) {
+    throw new ConfigError(
+      `${name}: ${process.argv[1]} is TypeScript but @platform/kit resolved to its build (dist/): ` +
+        'start sources with `tsx --conditions=source` (npm start does), or the build with `node services/<name>/dist/main.js`',
+    );
+  }
+}
+
+/**
  * A service's process entry: start it, say where it listens, stop gracefully on SIGINT/SIGTERM
  * (SHUTDOWN_GRACE_MS, see serve's close). A configuration error (ConfigError, or what
  * `isConfigError` also names) exits 2 with its message.
@@ -197,14 +210,7 @@ export async function runMain(
   o: { isConfigError?: (e: unknown) => boolean; note?: (started: { url: string }) => string } = {},
 ) {
   try {
-    // TypeScript sources started without the "source" export condition would run on the kit's
-    // build in dist/, which may be older than the sources: refuse rather than run stale code.
-    if (/\.[cm]?ts$/.test(process.argv[1] ?? '') && import.meta.url.endsWith('.js')) {
-      throw new ConfigError(
-        `${name}: ${process.argv[1]} is TypeScript but @platform/kit resolved to its build (dist/): ` +
-          'start sources with `tsx --conditions=source` (npm start does), or the build with `node services/<name>/dist/main.js`',
-      );
-    }
+    refuseBuildUnderSources(name);
     const { SHUTDOWN_GRACE_MS: graceMs } = loadConfig(process.env, {
       SHUTDOWN_GRACE_MS: commonConfig().SHUTDOWN_GRACE_MS,
     });
