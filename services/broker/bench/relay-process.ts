@@ -8,7 +8,7 @@ import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { Budgets } from '../src/relay/budget-gate.ts';
-import { UsageRecorder, writeCalls } from '../src/relay/usage-recorder.ts';
+import { UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
 import { benchCatalog, PROVIDER_KEY } from './lib.ts';
 
 /**
@@ -31,6 +31,8 @@ const config = brokerConfig({
   LOG_LEVEL: logLevel,
   OPENAI_BASE_URL: providerBase,
   OPENAI_API_KEY: PROVIDER_KEY,
+  // The bench's own environment may ask for WAL-flushed usage writes (to measure what they cost).
+  BROKER_USAGE_SYNC_COMMIT: process.env.BROKER_USAGE_SYNC_COMMIT,
 });
 const bench = await benchDatabase('broker', MIGRATIONS, kind as BenchKind);
 const catalog = benchCatalog();
@@ -41,9 +43,10 @@ const budgets = new Budgets(db, config.BROKER_BUDGET_CACHE_MS);
 const flushes: { ms: number; rows: number }[] = [];
 const usage = new UsageRecorder(db, budgets, {
   log: () => app.log,
-  write: async (into, calls) => {
+  syncCommit: usageSyncCommit(bench.database.kind, config.BROKER_USAGE_SYNC_COMMIT),
+  write: async (into, calls, syncCommit) => {
     const s = performance.now();
-    await writeCalls(into, calls);
+    await writeCalls(into, calls, syncCommit);
     flushes.push({ ms: performance.now() - s, rows: calls.length });
   },
 });

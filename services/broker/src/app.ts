@@ -6,7 +6,7 @@ import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
 import { RoutingEngine } from './relay/router.ts';
-import { UsageRecorder } from './relay/usage-recorder.ts';
+import { UsageRecorder, usageSyncCommit } from './relay/usage-recorder.ts';
 import { Roster } from './roster.ts';
 import { budgetRoutes } from './routes/budgets.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -31,6 +31,8 @@ export interface BrokerDeps {
   serviceToken?: string;
   relay?: Partial<RelaySettings>;
   budgetCacheMs?: number;
+  /** BROKER_USAGE_SYNC_COMMIT: on PostgreSQL, usage writes wait for the WAL flush. */
+  usageSyncCommit?: boolean;
   /** The server clock; tests pass their own to stand at chosen instants. */
   clock?: () => Date;
   logLevel?: string;
@@ -65,7 +67,12 @@ export async function buildApp(deps: BrokerDeps) {
   const db = deps.database.db;
   const budgets = deps.budgets ?? new Budgets(db, deps.budgetCacheMs ?? 2_000);
   // The recorder logs failed writes through the app's logger, which exists once the app is built.
-  const usage = deps.usage ?? new UsageRecorder(db, budgets, { log: () => app.log });
+  const usage =
+    deps.usage ??
+    new UsageRecorder(db, budgets, {
+      log: () => app.log,
+      syncCommit: usageSyncCommit(deps.database.kind, deps.usageSyncCommit ?? false),
+    });
   const roster = new Roster(db);
   const clock = deps.clock ?? (() => new Date());
   const app = await createServiceApp({

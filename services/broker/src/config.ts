@@ -38,6 +38,12 @@ export const brokerConfig = (env: Record<string, string | undefined> = process.e
     WORKSPACE_URL: url(['http:', 'https:']),
     /** How long a replica trusts its cached budget figures before re-reading them. */
     BROKER_BUDGET_CACHE_MS: int(2_000, 0, 600_000),
+    /**
+     * On PostgreSQL, usage writes wait for the WAL flush (a row then survives a crash of the
+     * database server too, at one flush per write added to each reply's end). Off: a committed
+     * row survives the broker; a server crash may lose the last moments of rows.
+     */
+    BROKER_USAGE_SYNC_COMMIT: flag(false),
     /** Upstream call limits: connecting and waiting for the first byte of the reply. */
     BROKER_UPSTREAM_CONNECT_MS: int(10_000, 100, 600_000),
     BROKER_UPSTREAM_HEADERS_MS: int(300_000, 100, 3_600_000),

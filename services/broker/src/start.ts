@@ -27,6 +27,7 @@ export async function startBroker(config: BrokerConfig = brokerConfig(), shared:
     workspaceUrl: config.WORKSPACE_URL,
     serviceToken: config.SERVICE_TOKEN,
     budgetCacheMs: config.BROKER_BUDGET_CACHE_MS,
+    usageSyncCommit: config.BROKER_USAGE_SYNC_COMMIT,
     relay: {
       anthropicVersion: config.ANTHROPIC_VERSION,
       connectTimeoutMs: config.BROKER_UPSTREAM_CONNECT_MS,

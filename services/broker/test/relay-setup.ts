@@ -115,7 +115,7 @@ export async function relayHarness(o: RelayHarnessOptions = {}) {
   const usage: UsageSink = {
     record: (c) => {
       recorded.push(c);
-      recorder?.record(c);
+      return recorder ? recorder.record(c) : Promise.resolve(false);
     },
     settled: () => recorder?.settled() ?? Promise.resolve(),
     close: () => recorder?.close() ?? Promise.resolve(),

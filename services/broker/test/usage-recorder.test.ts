@@ -1,6 +1,7 @@
 /**
- * The usage recorder: batched writes off the reply's path, reads that wait for it, failed
- * writes retried and logged, nothing lost at close without saying so.
+ * The usage recorder: group commit (each caller waits for the write that carries its row, and
+ * rows recorded meanwhile share the next), reads that wait for it, failed writes answered,
+ * retried and logged, nothing lost at close without saying so.
  */
 import type { Db } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_CATALOG } from '../src/domain/catalog.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { CompletedCall } from '../src/relay/ports.ts';
-import { type RecorderLog, UsageRecorder, writeCalls } from '../src/relay/usage-recorder.ts';
+import { type RecorderLog, UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
 import { tag } from './harness.ts';
 import { TestBudgets } from './relay-setup.ts';
 
@@ -184,13 +185,74 @@ describe('the usage recorder', () => {
     });
     const a = call(actor);
     const b = call(actor);
-    r.record(a);
-    r.record(b);
+    const committed = Promise.all([r.record(a), r.record(b)]);
     await r.close();
+    expect(await committed).toEqual([false, false]);
     expect(attempts).toBe(2);
     expect(log.errors.map((e) => e.msg)).toEqual(['usage row not written at close', 'usage row not written at close']);
     expect(log.errors.map((e) => (e.obj as { usage: { id: string } }).usage.id)).toEqual([a.usage.id, b.usage.id]);
     await r.settled();
+  });
+
+  it('13.2 BRK-121 a caller hears once the transaction carrying its row has committed; calls recorded meanwhile share the next', async () => {
+    const actor = `a-${tag()}`;
+    const batches: number[] = [];
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let started: () => void = () => {};
+    const firstStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const r = new UsageRecorder(db, new TestBudgets(), {
+      write: async (d, calls, syncCommit) => {
+        batches.push(calls.length);
+        if (batches.length === 1) {
+          started();
+          await gate;
+        }
+        await writeCalls(d, calls, syncCommit);
+      },
+    });
+    const a = r.record(call(actor));
+    // No read asks: the write starts by itself, since a caller waits for it.
+    await firstStarted;
+    const b = r.record(call(actor));
+    const c = r.record(call(actor));
+    open();
+    expect(await a).toBe(true);
+    expect(await Promise.all([b, c])).toEqual([true, true]);
+    expect(batches).toEqual([1, 2]);
+    expect(await usageOf(actor)).toHaveLength(3);
+    await r.close();
+  });
+
+  it('13.2 a failed write answers its callers “not committed” and keeps their rows for the retry', async () => {
+    const actor = `a-${tag()}`;
+    let failures = 1;
+    const r = new UsageRecorder(db, new TestBudgets(), {
+      retryMs: NEVER,
+      log: () => new Log(),
+      write: (d, calls, syncCommit) => {
+        if (failures-- > 0) return Promise.reject(new Error('database went away'));
+        return writeCalls(d, calls, syncCommit);
+      },
+    });
+    expect(await r.record(call(actor))).toBe(false);
+    expect(await usageOf(actor)).toEqual([]);
+    await r.settled();
+    expect(await usageOf(actor)).toHaveLength(1);
+    await r.close();
+  });
+
+  it('13.2 on PostgreSQL a write may skip waiting for the WAL flush (BROKER_USAGE_SYNC_COMMIT off); on PGlite it never does', async () => {
+    expect(usageSyncCommit('postgres', false)).toBe(false);
+    expect(usageSyncCommit('postgres', true)).toBe(true);
+    expect(usageSyncCommit('pglite', false)).toBe(true);
+    const actor = `a-${tag()}`;
+    await writeCalls(db, [call(actor)], false);
+    expect(await usageOf(actor)).toHaveLength(1);
   });
 
   it('BRK-121 a full batch is written without waiting for a read', async () => {

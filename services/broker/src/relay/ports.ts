@@ -62,8 +62,11 @@ export interface CompletedCall {
 }
 
 export interface UsageSink {
-  /** Written after the provider replied; visible to every later read of this replica. */
-  record(call: CompletedCall): void;
+  /**
+   * Queues a call once the provider replied. Resolves true once its row is committed (the relay
+   * sends the end of the reply only then), false when it could not be written (yet).
+   */
+  record(call: CompletedCall): Promise<boolean>;
   /** Resolves once everything recorded so far is committed (reads call it first). */
   settled(): Promise<void>;
   close(): Promise<void>;

@@ -1,12 +1,16 @@
 /**
- * Writes completed calls off the reply's path: calls are queued and flushed in batches (every
- * flushDelayMs, or at once when a batch is full or a read asks), one transaction per batch (usage rows, the daily rollup and the routing decision rows). A failed
- * flush keeps its calls queued and retries with a growing pause, logging each failure; reads
- * wait for `settled()` so a read right after a reply sees its row.
+ * Writes completed calls with group commit: a call's row is queued and its caller waits for the
+ * transaction that carries it (the relay holds back the end of the reply until then, so a
+ * client never has a whole reply whose usage could still be lost). A write starts as soon as
+ * none is in flight and takes every queued call (up to batchSize), so under load rows are
+ * written in batches: those that arrive during one write share the next. One transaction per
+ * batch (usage rows, the daily rollup and the routing decision rows). A failed write answers its
+ * callers "not committed", keeps their rows queued and retries with a growing pause, logging
+ * each failure; reads wait for `settled()` so a read right after a reply sees its row.
  */
 import type { Db } from '@platform/kit';
-import { type DecisionRecord, decisionRecord, insertDecisions } from '../store/routing-decisions.ts';
-import { insertUsage } from '../store/usage-writes.ts';
+import { insertCalls } from '../store/call-writes.ts';
+import { type DecisionRecord, decisionRecord } from '../store/routing-decisions.ts';
 import type { BudgetGate, CompletedCall, UsageSink } from './ports.ts';
 
 export interface RecorderLog {
@@ -15,19 +19,29 @@ export interface RecorderLog {
 }
 
 export interface RecorderOptions {
-  /** Calls per transaction; a full batch is written at once. */
+  /** Calls per transaction at most. */
   batchSize?: number;
-  /** How long a call may wait for others to share its transaction (reads flush at once). */
+  /**
+   * How long a queued call waits before a write starts when none is in flight: 0 (the default)
+   * writes at once, since every queued call has a caller waiting for it. Tests pass a long one
+   * so that only reads (settled) and close write.
+   */
   flushDelayMs?: number;
   /** The first pause after a failed flush; it doubles up to maxRetryMs. */
   retryMs?: number;
+  /** The longest pause between attempts: calls recorded meanwhile wait this long for theirs at most. */
   maxRetryMs?: number;
   /** Flush attempts close() makes before it gives up on the calls left (logging each of them). */
   closeAttempts?: number;
   /** Where failures are logged (resolved when needed: the app's logger exists after the recorder). */
   log?: () => RecorderLog;
+  /**
+   * false (PostgreSQL): commit without waiting for the WAL flush (writeCalls). Never for an
+   * embedded PGlite: its WAL is in this process until a commit writes it.
+   */
+  syncCommit?: boolean;
   /** The batch write (tests replace it to make flushes fail). */
-  write?: (db: Db, calls: readonly CompletedCall[]) => Promise<void>;
+  write?: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
 }
 
 /**
@@ -37,22 +51,37 @@ export interface RecorderOptions {
  */
 const STATEMENT_ROWS = 25;
 
-/** One batch in one transaction: its usage rows with their rollup, and its routing decisions. */
-export async function writeCalls(db: Db, calls: readonly CompletedCall[]): Promise<void> {
+/**
+ * One batch, committed at once: its usage rows with their rollup, and its routing decisions. A
+ * batch of one statement's rows is that statement alone (its own transaction: the fewest round
+ * trips for the callers waiting on it); a larger one is a transaction of such statements.
+ * `syncCommit: false` (PostgreSQL) commits without waiting for the WAL flush: the rows are
+ * committed in the server, which a broker crash cannot undo; only a crash of the server itself
+ * may lose the last moments of commits (docs/decisions.md, "When a relayed row is written").
+ */
+export async function writeCalls(db: Db, calls: readonly CompletedCall[], syncCommit = true): Promise<void> {
+  const write = (into: Db, slice: readonly CompletedCall[]) =>
+    insertCalls(
+      into,
+      slice.map((c) => c.usage),
+      slice.map(decisionRecord).filter((d): d is DecisionRecord => d !== null),
+      syncCommit,
+    );
+  if (calls.length <= STATEMENT_ROWS) {
+    await write(db, calls);
+    return;
+  }
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < calls.length; i += STATEMENT_ROWS) {
-      const slice = calls.slice(i, i + STATEMENT_ROWS);
-      await insertUsage(
-        trx,
-        slice.map((c) => c.usage),
-      );
-      await insertDecisions(
-        trx,
-        slice.map(decisionRecord).filter((d): d is DecisionRecord => d !== null),
-      );
-    }
+    for (let i = 0; i < calls.length; i += STATEMENT_ROWS) await write(trx, calls.slice(i, i + STATEMENT_ROWS));
   });
 }
+
+/**
+ * Whether usage writes wait for the WAL flush: always on an embedded PGlite (its WAL stays in
+ * this process until a commit writes it out, so a broker crash is a database crash); on
+ * PostgreSQL only when asked (BROKER_USAGE_SYNC_COMMIT).
+ */
+export const usageSyncCommit = (kind: 'pglite' | 'postgres', asked: boolean): boolean => kind !== 'postgres' || asked;
 
 /** Without the app's logger: one JSON line on stderr, errors by their message. */
 const line = (obj: object) => JSON.stringify(obj, (_k, v) => (v instanceof Error ? v.message : v));
@@ -61,8 +90,14 @@ const consoleLog: RecorderLog = {
   error: (obj, msg) => console.error(msg, line(obj)),
 };
 
+/** A queued call and its caller, told once whether the write that carried it committed. */
+interface Queued {
+  call: CompletedCall;
+  done: ((committed: boolean) => void) | undefined;
+}
+
 export class UsageRecorder implements UsageSink {
-  private queue: CompletedCall[] = [];
+  private queue: Queued[] = [];
   /** Calls ever recorded, and calls whose write has finished, in recording order. */
   private recorded = 0;
   private committed = 0;
@@ -70,6 +105,7 @@ export class UsageRecorder implements UsageSink {
   private flushing: Promise<void> | undefined;
   /** The next flush: the batching pause, or the pause after a failure. */
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private failures = 0;
   private closing = false;
   private readonly batchSize: number;
@@ -77,7 +113,8 @@ export class UsageRecorder implements UsageSink {
   private readonly retryMs: number;
   private readonly maxRetryMs: number;
   private readonly closeAttempts: number;
-  private readonly write: (db: Db, calls: readonly CompletedCall[]) => Promise<void>;
+  private readonly syncCommit: boolean;
+  private readonly write: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -85,20 +122,26 @@ export class UsageRecorder implements UsageSink {
     private readonly o: RecorderOptions = {},
   ) {
     this.batchSize = o.batchSize ?? 500;
-    this.flushDelayMs = o.flushDelayMs ?? 100;
+    this.flushDelayMs = o.flushDelayMs ?? 0;
     this.retryMs = o.retryMs ?? 200;
-    this.maxRetryMs = o.maxRetryMs ?? 10_000;
+    this.maxRetryMs = o.maxRetryMs ?? 2_000;
     this.closeAttempts = o.closeAttempts ?? 3;
+    this.syncCommit = o.syncCommit ?? true;
     this.write = o.write ?? writeCalls;
   }
 
-  record(call: CompletedCall): void {
+  /**
+   * Queues a completed call. Resolves true once its row is committed, false when the write that
+   * carried it failed (the row stays queued for the retry) or close gave up on it.
+   */
+  record(call: CompletedCall): Promise<boolean> {
     // The gate counts the cost at once, so this replica's next check sees it before the row is written.
     this.budgets.spent(call.usage.actor_fid, call.usage.cost_micros, call.usage.occurred_at);
-    this.queue.push(call);
+    const committed = new Promise<boolean>((done) => this.queue.push({ call, done }));
     this.recorded += 1;
     if (this.queue.length >= this.batchSize) this.flushNow();
     else this.flushLater(this.flushDelayMs);
+    return committed;
   }
 
   /**
@@ -121,32 +164,44 @@ export class UsageRecorder implements UsageSink {
       if (this.queue.length === 0) break;
       if (attempt >= this.closeAttempts) {
         const lost = this.queue.splice(0);
-        for (const c of lost) {
-          this.log().error({ usage: c.usage, decision: c.decision }, 'usage row not written at close');
+        for (const q of lost) {
+          this.log().error({ usage: q.call.usage, decision: q.call.decision }, 'usage row not written at close');
+          q.done?.(false);
         }
         this.committed = this.recorded;
         break;
       }
       this.flushNow();
     }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimers();
     this.release(true);
   }
 
+  /** A write after `ms` (0: once this turn of the event loop has queued its calls), unless one is due or running. */
   private flushLater(ms: number) {
-    if (this.timer || this.flushing || this.closing) return;
+    if (this.timer || this.immediate || this.flushing || this.closing) return;
+    if (ms === 0) {
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.flushNow();
+      });
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flushNow();
     }, ms);
   }
 
+  private cancelTimers() {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+
   private flushNow() {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.cancelTimers();
     if (this.flushing) return;
     this.flushing = (async () => {
       try {
@@ -166,29 +221,36 @@ export class UsageRecorder implements UsageSink {
     })();
   }
 
-  /** Writes batches until the queue is empty or a write fails. */
+  /** Writes batches until the queue is empty (or, with a batching pause, nothing urgent waits) or a write fails. */
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.batchSize);
       try {
-        await this.write(this.db, batch);
+        await this.write(
+          this.db,
+          batch.map((q) => q.call),
+          this.syncCommit,
+        );
       } catch (e) {
         this.failures += 1;
         this.log().warn(
           { err: e, calls: batch.length, queued: this.queue.length, attempt: this.failures },
           'usage rows not written; retrying',
         );
+        // Their callers are answered now (their replies end cut short); the rows wait for the retry.
+        for (const q of batch) {
+          q.done?.(false);
+          q.done = undefined;
+        }
         this.release(true);
         return;
       }
       this.queue.splice(0, batch.length);
       this.committed += batch.length;
       this.failures = 0;
+      for (const q of batch) q.done?.(true);
       this.release(false);
-      // Calls that arrived during the write wait for the batching pause unless a read waits for
-      // them or a batch is full: under load, writing them at once would take a transaction for
-      // every few calls.
-      if (!this.urgent()) return;
+      if (this.flushDelayMs > 0 && !this.urgent()) return;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Db } from '@platform/kit';
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { Tier } from '../domain/catalog.ts';
 import type { CompletedCall, RouteDecision } from '../relay/ports.ts';
 import { utcDay } from './usage-writes.ts';
@@ -44,13 +44,14 @@ export function decisionRecord(call: CompletedCall): DecisionRecord | null {
   };
 }
 
-/** Stores decision rows in the given transaction (the usage recorder's flush). */
+/** The insert of decision rows: a CTE of the usage recorder's one-statement write (insertCalls). */
+// biome-ignore lint/suspicious/noExplicitAny: the store's tables are typed where they are read
+export const decisionsInsert = (db: QueryCreator<any>, rows: readonly DecisionRecord[]) =>
+  db.insertInto('routing_decisions').values(rows.map((r) => ({ ...r, day: utcDay(r.decided_at) })));
+
+/** Stores decision rows in the given transaction (or connection). */
 export async function insertDecisions(db: Db, rows: readonly DecisionRecord[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('routing_decisions')
-    .values(rows.map((r) => ({ ...r, day: utcDay(r.decided_at) })))
-    .execute();
+  if (rows.length > 0) await decisionsInsert(db, rows).execute();
 }
 
 export interface StatsFilter {

@@ -1,5 +1,5 @@
 import type { Db } from '@platform/kit';
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 
 /** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
 export interface UsageRecord {
@@ -25,24 +25,28 @@ export interface UsageRecord {
 /** The UTC calendar day of an instant, YYYY-MM-DD. */
 export const utcDay = (t: Date) => t.toISOString().slice(0, 10);
 
+/** A daily rollup row: the sums of one (day, actor, provider, model). */
+type DailySum = Omit<
+  UsageRecord,
+  'id' | 'occurred_at' | 'requested_model' | 'request_kind' | 'source' | 'estimated'
+> & {
+  day: string;
+  calls: number;
+};
+
+/** The insert of usage rows (run alone, or as a CTE of insertCalls). */
+// biome-ignore lint/suspicious/noExplicitAny: the store's tables are typed where they are read
+export const usageEventsInsert = (db: QueryCreator<any>, rows: readonly UsageRecord[]) =>
+  db.insertInto('usage_events').values(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })));
+
 /**
- * Stores usage rows and adds them to the daily rollup, in the given transaction (or connection). Rows of one
- * (day, actor, provider, model) are summed first so the rollup takes one upsert per key, in key
- * order (two writers never wait on each other in opposite orders).
+ * The rollup's upsert for `rows`: rows of one (day, actor, provider, model) are summed first so
+ * the rollup takes one upsert per key, in key order (two writers never wait on each other in
+ * opposite orders).
  */
-export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('usage_events')
-    .values(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })))
-    .execute();
-  const sums = new Map<
-    string,
-    Omit<UsageRecord, 'id' | 'occurred_at' | 'requested_model' | 'request_kind' | 'source' | 'estimated'> & {
-      day: string;
-      calls: number;
-    }
-  >();
+// biome-ignore lint/suspicious/noExplicitAny: the store's tables are typed where they are read
+export function dailyUpsert(db: QueryCreator<any>, rows: readonly UsageRecord[]) {
+  const sums = new Map<string, DailySum>();
   for (const r of rows) {
     const day = utcDay(r.occurred_at);
     const key = JSON.stringify([day, r.actor_fid, r.provider, r.model]);
@@ -70,7 +74,7 @@ export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise
     sums.set(key, s);
   }
   const ordered = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
-  await db
+  return db
     .insertInto('usage_daily')
     .values(ordered)
     .onConflict((oc) =>
@@ -83,6 +87,12 @@ export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise
         cache_savings_micros: sql`usage_daily.cache_savings_micros + excluded.cache_savings_micros`,
         routing_savings_micros: sql`usage_daily.routing_savings_micros + excluded.routing_savings_micros`,
       }),
-    )
-    .execute();
+    );
+}
+
+/** Stores usage rows and adds them to the daily rollup, in the given transaction (or connection). */
+export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise<void> {
+  if (rows.length === 0) return;
+  await usageEventsInsert(db, rows).execute();
+  await dailyUpsert(db, rows).execute();
 }
