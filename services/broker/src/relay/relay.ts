@@ -1,8 +1,9 @@
 /**
  * One relay call (spec 3, Relay rules): select the provider, check the budget, ask the router,
- * forward the caller's bytes, stream the provider's bytes back unchanged, then record usage and
- * hand API-credential calls to the conversation saver. Nothing on this path reads the database:
- * the budget gate and the router cache.
+ * forward the caller's bytes, stream the provider's bytes back unchanged, record usage and hand
+ * API-credential calls to the conversation saver. The end of the reply is sent once the call's
+ * usage row is committed. Nothing before that reads the database: the budget gate and the
+ * router cache.
  */
 import { AppError, type Principal, unavailable, uuidv7 } from '@platform/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +20,7 @@ import {
 import type { RouteDeps } from '../routes/deps.ts';
 import type { UsageRecord } from '../store/usage-writes.ts';
 import type { Actor, CompletedCall, RouteDecision } from './ports.ts';
+import { replyEnd } from './reply-end.ts';
 import { conversationHeaders, forwardBody, type Json, modelRequest, readBody, speechBody } from './request.ts';
 import { selectProvider } from './select.ts';
 import {
@@ -109,14 +111,27 @@ export class Relay {
 
     reply.hijack();
     res.writeHead(upstream.statusCode, forwardedHeaders(upstream.headers, String(req.id)));
-    const facts = this.observe(call, upstream, conversation !== undefined);
+    const stream = isEventStream(upstream.headers['content-type']);
+    const facts = this.observe(call, upstream, stream, conversation !== undefined);
     const body = upstream.body;
-    // Registered before the pipe: the usage row is queued before the reply's end is written, so
-    // a read that follows the reply finds it (reads wait for the recorder to settle).
+    // The end of the reply waits for the call's usage row to commit (reply-end.ts).
+    const end = replyEnd(api, stream);
+    const resume = () => body.resume();
+    // Written by hand rather than piped, to hold the end back; with the same backpressure. A
+    // plain pipe would also cost an AbortSignal per call (stream.pipeline) on Node 20. A caller
+    // who goes away aborts the upstream call (onClose), which ends the body with an error.
+    body.on('data', (chunk: Buffer) => {
+      const now = end.push(chunk);
+      if (now.length > 0 && !res.write(now)) {
+        body.pause();
+        res.once('drain', resume);
+      }
+    });
     body.once('end', () => {
+      let committed: Promise<boolean>;
       try {
         const said = facts();
-        this.completed(call, said);
+        committed = this.completed(call, said);
         if (conversation && api !== 'speech') {
           this.deps.conversations.save({
             principal,
@@ -131,18 +146,28 @@ export class Relay {
           });
         }
       } catch (err) {
-        // After the reply nothing may throw out of this event: it would take the process down.
+        // Nothing may throw out of this event: it would take the process down.
         req.log.error({ err, provider: call.provider.id, model: call.usedWireId }, 'relay: recording the call failed');
+        committed = Promise.resolve(false);
       }
+      void committed.then((ok) => {
+        if (ok) {
+          res.end(end.rest());
+          return;
+        }
+        // No durable row, no whole reply: the caller gets it cut short (its row, when queued, is retried).
+        req.log.error(
+          { provider: call.provider.id, model: call.usedWireId, actor: call.actor.fid },
+          'relay: usage row not committed; reply cut short',
+        );
+        res.destroy();
+      });
     });
-    // A plain pipe with its own error handling: stream.pipeline costs an AbortSignal per call on
-    // Node 20. A caller who goes away aborts the upstream call (onClose), which ends the body.
     body.once('error', (err) => {
       // The provider failed mid-reply: the caller gets a cut-short reply and no usage row is written.
       if (!abort.aborted) this.logFailure(req, call, upstream.statusCode, null, err);
       res.destroy();
     });
-    body.pipe(res);
   }
 
   /** Chat, responses and messages: provider, key, budget, routing, the forwarded body. */
@@ -230,11 +255,15 @@ export class Relay {
    * Watches the reply's bytes as they pass: SSE events through the stream tap, a JSON body
    * copied aside (bounded). Returns what the reply said, to ask once it ended.
    */
-  private observe(call: Prepared, upstream: Dispatcher.ResponseData, wantText: boolean): () => ReplyFacts {
+  private observe(
+    call: Prepared,
+    upstream: Dispatcher.ResponseData,
+    stream: boolean,
+    wantText: boolean,
+  ): () => ReplyFacts {
     if (call.api === 'speech') return () => ({ text: '' });
-    const type = upstream.headers['content-type'];
     const body = upstream.body;
-    if (typeof type === 'string' && type.startsWith('text/event-stream')) {
+    if (stream) {
       const tap = new StreamTap(call.api, wantText);
       body.on('data', (chunk: Buffer) => tap.push(chunk));
       return () => tap.finish();
@@ -255,8 +284,8 @@ export class Relay {
     };
   }
 
-  /** Prices the finished call and queues its usage row (and its routing decision). */
-  private completed(call: Prepared, facts: ReplyFacts): void {
+  /** Prices the finished call and queues its usage row (and its routing decision); resolves true once committed. */
+  private completed(call: Prepared, facts: ReplyFacts): Promise<boolean> {
     let tokens: TokenCounts | undefined = facts.tokens;
     let estimated = false;
     if (call.speechChars !== undefined) {
@@ -298,7 +327,7 @@ export class Relay {
         savings_micros: savings,
       };
     }
-    this.deps.usage.record(completed);
+    return this.deps.usage.record(completed);
   }
 
   /** 502: logs one line with what the provider said, and answers in the broker's envelope. */
@@ -344,5 +373,8 @@ export class Relay {
     return message;
   }
 }
+
+const isEventStream = (type: string | string[] | undefined) =>
+  typeof type === 'string' && type.startsWith('text/event-stream');
 
 const sameModel = (a: CatalogModel, b: CatalogModel) => a.provider === b.provider && a.wire_id === b.wire_id;
