@@ -10,7 +10,7 @@ import { pgliteDir, SERVICES, type Started, withNeeds } from './services.ts';
 export async function launch(
   names: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ started: Started[]; close(): Promise<void> }> {
+): Promise<{ started: Started[]; env: NodeJS.ProcessEnv; close(): Promise<void> }> {
   const unknown = names.filter((n) => !(n in SERVICES));
   if (unknown.length) {
     throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
@@ -26,6 +26,8 @@ export async function launch(
     started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(merged, { pglite, bus }));
   return {
     started,
+    /** The settings every service was started with (the embedded defaults filled in). */
+    env: merged,
     async close() {
       await Promise.allSettled(started.map((s) => s.close()));
       await bus.close();

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { guard } from './auth/authenticate.ts';
-import type { Principal } from './auth/principal.ts';
+import type { Can, Principal } from './auth/principal.ts';
 import type { Db } from './db/database.ts';
-import { AppError, badRequest, conflict } from './errors.ts';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from './errors.ts';
 
 /** DECISIONS item 5: at most 255 characters of visible ASCII. */
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -192,12 +191,26 @@ export async function handleCommand<T>(
 }
 
 /**
+ * The preValidation hook of one action, from a policy's `can` (`createCan`): 401 when the policy
+ * says the caller proved nothing acceptable here, 403 when it refuses a signed-in caller. Who may
+ * call is settled before the body is validated, so an unauthenticated caller learns nothing about
+ * the schema (401, then 403, then 422).
+ */
+export const allowedTo =
+  <A extends string>(can: Can<A>, action: A) =>
+  async (req: FastifyRequest) => {
+    const d = can.decide(req.principal, action);
+    if (d.allowed) return;
+    throw d.refusal === 'unauthenticated' ? unauthorized(d.message) : forbidden(d.message);
+  };
+
+/**
  * The preValidation hooks of a service's routes, from its `can`: a read checks who may read; a
  * command checks who may run it, then the Idempotency-Key (401 → 403 → 400 → 422).
  */
-export function routeGuards<A extends string>(can: (p: Principal, action: A) => boolean) {
+export function routeGuards<A extends string>(can: Can<A>) {
   return {
-    reader: (action: A) => [guard((p) => can(p, action))],
-    commander: (action: A) => [guard((p) => can(p, action)), requireIdempotencyKey],
+    reader: (action: A) => [allowedTo(can, action)],
+    commander: (action: A) => [allowedTo(can, action), requireIdempotencyKey],
   };
 }

@@ -1,3 +1,5 @@
+import { EMAIL_RE } from './auth/directory.ts';
+
 /**
  * Typed configuration from the environment, parsed once at start-up. A bad value stops the
  * process with a message naming the variable.
@@ -66,6 +68,20 @@ export const oneOf =
     if (v === undefined || v === '') return fallback;
     return (values as readonly string[]).includes(v) ? (v as T) : fail(name, `must be one of ${values.join(', ')}`, v);
   };
+
+/** A comma-separated list of emails, lower-case and without repeats; empty when unset. A malformed one stops start-up. */
+export const emailList = (): Reader<string[]> => (env, name) => {
+  const raw = env[name] ?? '';
+  const emails = raw
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
+  const bad = emails.find((e) => !EMAIL_RE.test(e));
+  if (bad !== undefined) {
+    throw new ConfigError(`Invalid configuration: ${name} must be comma-separated emails (got ${JSON.stringify(bad)})`);
+  }
+  return [...new Set(emails)];
+};
 
 /** Build a typed config object: `loadConfig(process.env, { PORT: port(4101) })`. */
 export function loadConfig<S extends Record<string, Reader<unknown>>>(

@@ -4,6 +4,7 @@ export * from './auth/bearer.ts';
 export * from './auth/dev-principals.ts';
 export * from './auth/directory.ts';
 export * from './auth/gateway.ts';
+export * from './auth/policy-config.ts';
 export * from './auth/principal.ts';
 export * from './auth/service-token.ts';
 export * from './blob/azurite.ts';

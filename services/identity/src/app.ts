@@ -1,6 +1,13 @@
-import { type Authenticator, authenticatorFromConfig, createServiceApp, type Database } from '@platform/kit';
+import {
+  type Authenticator,
+  authenticatorFromConfig,
+  createServiceApp,
+  type Database,
+  type PolicyInputs,
+} from '@platform/kit';
 import { createLocalJWKSet } from 'jose';
 import type { ClientMetadata } from 'oidc-provider';
+import { roleMatrix } from './domain/roles.ts';
 import { type GatewayIssuer, gatewayIssuer } from './oauth/gateway.ts';
 import { type KeyMaterial, publicJwk } from './oauth/keys.ts';
 import { createProvider } from './oauth/provider.ts';
@@ -29,6 +36,11 @@ export interface IdentityDeps {
   serviceToken?: string;
   serviceTokenPrevious?: string;
   devAuth?: boolean;
+  /**
+   * Per service, what its policy names but cannot hold (vendors' editors list), so authz/me answers
+   * as the service does: `policyInputs` over the configuration `policyConfig` reads.
+   */
+  policyInputs?: Record<string, PolicyInputs>;
   /** Local mode: one-click sign-in for these people (the seeded dev principals). */
   devPeople?: () => Promise<{ email: string; label: string }[]>;
   /** An upstream OpenID provider people may sign in with (UPSTREAM_OIDC_*). */
@@ -77,7 +89,12 @@ export async function buildApp(deps: IdentityDeps) {
         jwks: createLocalJWKSet({ keys: deps.keys.signing.map(publicJwk) }),
       },
     );
-  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), gateway };
+  const routeDeps: RouteDeps = {
+    database: deps.database,
+    clock: deps.clock ?? (() => new Date()),
+    gateway,
+    matrix: roleMatrix(deps.policyInputs),
+  };
   const upstream = deps.upstream
     ? new UpstreamSignIn(deps.upstream, `${deps.issuer}${UPSTREAM_CALLBACK_PATH}`, deps.database.db)
     : undefined;

@@ -7,10 +7,12 @@ import {
   int,
   loadConfig,
   optionalStr,
+  policyConfig,
   port,
   str,
   url,
 } from '@platform/kit';
+import { POLICIES } from '@platform/policies';
 
 export const DEFAULT_PORT = 4100;
 export const DEFAULT_CLIENTS_DIR = fileURLToPath(new URL('../../../config/clients', import.meta.url));
@@ -42,6 +44,11 @@ export const identityConfig = (env: Record<string, string | undefined> = process
     UPSTREAM_OIDC_CLIENT_SECRET: optionalStr(),
     /** The upstream's name on the sign-in page's button. */
     UPSTREAM_OIDC_NAME: str('your organization'),
+    /**
+     * What the policies name but cannot hold (VENDORS_EDITORS, the gateway audiences): authz/me
+     * answers as each service does only with the same values the service is given.
+     */
+    ...policyConfig(...Object.values(POLICIES)),
   });
   const issuer = c.AUTH_ISSUER ?? `http://127.0.0.1:${c.PORT_IDENTITY}`;
   return { ...c, AUTH_ISSUER: issuer, upstream: upstreamSettings(c) };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
+import { policyInputs, runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
+import { POLICIES } from '@platform/policies';
 import type { ClientMetadata, default as Provider } from 'oidc-provider';
 import { buildApp } from './app.ts';
 import { ClientRegistrationError } from './clients/definition.ts';
@@ -63,6 +64,7 @@ export async function startIdentity(
     serviceToken: config.SERVICE_TOKEN,
     serviceTokenPrevious: config.SERVICE_TOKEN_PREVIOUS,
     devAuth: config.DEV_AUTH,
+    policyInputs: Object.fromEntries(Object.entries(POLICIES).map(([name, p]) => [name, policyInputs(p, config)])),
     devPeople: seeded.length ? async () => seeded : undefined,
     upstream: config.upstream,
     logLevel: config.LOG_LEVEL,

@@ -1,5 +1,5 @@
-import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
-import type { CallerPolicy } from './domain/callers.ts';
+import { type Authenticator, createServiceApp, type Database, type PolicyInputs } from '@platform/kit';
+import { vendorsCan } from './domain/permissions.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { firmRoutes } from './routes/firms.ts';
@@ -10,7 +10,7 @@ export interface VendorsDeps {
   database: Database;
   authenticator: Authenticator;
   /** Which gateway audiences are employees' and contacts', and who may change (callerPolicy(config)). */
-  callers: CallerPolicy;
+  callers: PolicyInputs;
   /** The server clock; tests pass their own to stand at chosen days. */
   clock?: () => Date;
   logLevel?: string;
@@ -19,7 +19,7 @@ export interface VendorsDeps {
 export async function buildApp(deps: VendorsDeps) {
   const routeDeps: RouteDeps = {
     database: deps.database,
-    callers: deps.callers,
+    can: vendorsCan(deps.callers),
     clock: deps.clock ?? (() => new Date()),
   };
   return createServiceApp({
@@ -29,8 +29,8 @@ export async function buildApp(deps: VendorsDeps) {
     database: deps.database,
     authenticator: deps.authenticator,
     logLevel: deps.logLevel,
-    // The caller table of spec 1: no platform bearer tokens here.
-    security: ['gateway', 'serviceToken', 'devPrincipal'],
+    // The caller table of spec 1, plus the platform access token spec 2 makes valid everywhere (issue 14.2).
+    security: ['gateway', 'bearer', 'serviceToken', 'devPrincipal'],
     routes: (app) => {
       for (const routes of [firmRoutes, contactRoutes, insuranceRoutes, portalRoutes]) routes(app, routeDeps);
     },

@@ -5,18 +5,23 @@ import {
   devHeaderAuthenticator,
   emptyDirectory,
   gatewayAuthenticator,
+  type PolicyInputs,
   type PrincipalDirectory,
+  policyInputs,
   principalDirectory,
   serviceTokenAuthenticator,
+  staffTokenAuthenticator,
   unauthorized,
 } from '@platform/kit';
+import { vendors } from '@platform/policies';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import type { VendorsConfig } from './config.ts';
-import type { CallerPolicy } from './domain/callers.ts';
 
 export interface VendorsAuthOptions {
   /** The gateway's signing keys instead of fetching GATEWAY_JWKS_URL (tests, embedded gateway). */
   gatewayJwks?: JWTVerifyGetKey;
+  /** Identity's signing keys instead of fetching AUTH_JWKS_URL (tests, embedded issuer). */
+  jwks?: JWTVerifyGetKey;
   /** Where people are looked up, instead of the one the config implies. */
   directory?: PrincipalDirectory;
 }
@@ -35,6 +40,14 @@ const onBehalfOfRequired = (inner: Authenticator): Authenticator => ({
   },
 });
 
+/** The dev header names people here: a service proves itself with the vendors service token, naming the person. */
+const peopleOnly = (inner: Authenticator): Authenticator => ({
+  async authenticate(req) {
+    const p = await inner.authenticate(req);
+    return p?.kind === 'person' ? p : null;
+  },
+});
+
 /** The access-gateway audiences vendors serves: the internal application and the vendor portal, those set. */
 export const gatewayAudiences = (cfg: VendorsConfig) =>
   [cfg.VENDORS_ACCESS_AUD, cfg.VENDORS_PORTAL_ACCESS_AUD].filter((a): a is string => Boolean(a));
@@ -42,8 +55,10 @@ export const gatewayAudiences = (cfg: VendorsConfig) =>
 /**
  * Vendors' callers, as the spec's caller table lists them: the vendors service token (with the
  * person it acts for), access-gateway tokens for either application, and the dev header only
- * with DEV_AUTH=1. No platform bearer tokens. A configuration under which nobody could ever be
- * authenticated stops start-up with a ConfigError naming the variables.
+ * with DEV_AUTH=1. With AUTH_ISSUER, also a person's platform access token, which spec 2 makes
+ * valid at every service (issue 14.2): the policy counts it as an internal-application token.
+ * A configuration under which nobody could ever be authenticated stops start-up with a
+ * ConfigError naming the variables.
  */
 export function vendorsAuthenticator(cfg: VendorsConfig, opts: VendorsAuthOptions = {}): Authenticator {
   const audiences = gatewayAudiences(cfg);
@@ -62,15 +77,21 @@ export function vendorsAuthenticator(cfg: VendorsConfig, opts: VendorsAuthOption
       'Invalid configuration: VENDORS_SERVICE_TOKEN is required with VENDORS_SERVICE_TOKEN_PREVIOUS',
     );
   }
-  if (audiences.length === 0 && !cfg.VENDORS_SERVICE_TOKEN && !cfg.DEV_AUTH) {
+  if (audiences.length === 0 && !cfg.VENDORS_SERVICE_TOKEN && !cfg.DEV_AUTH && !cfg.AUTH_ISSUER) {
     throw new ConfigError(
-      'Invalid configuration: nobody could ever be authenticated: set VENDORS_ACCESS_AUD (with GATEWAY_JWKS_URL), VENDORS_PORTAL_ACCESS_AUD, VENDORS_SERVICE_TOKEN, or DEV_AUTH=1',
+      'Invalid configuration: nobody could ever be authenticated: set VENDORS_ACCESS_AUD (with GATEWAY_JWKS_URL), VENDORS_PORTAL_ACCESS_AUD, VENDORS_SERVICE_TOKEN, AUTH_ISSUER, or DEV_AUTH=1',
     );
   }
-  const directory =
-    principalDirectory(cfg, { directory: opts.directory, devPrincipalsFile: cfg.DEV_PRINCIPALS_FILE }) ??
-    emptyDirectory;
+  const found = principalDirectory(cfg, { directory: opts.directory, devPrincipalsFile: cfg.DEV_PRINCIPALS_FILE });
+  const directory = found ?? emptyDirectory;
   const sources: Authenticator[] = [];
+  const platformToken = staffTokenAuthenticator(cfg, {
+    directory: found,
+    jwks: opts.jwks,
+    serviceRefusal:
+      'A platform service calls vendors with X-Platform-Service-Token (VENDORS_SERVICE_TOKEN) and X-Platform-On-Behalf-Of naming the person',
+  });
+  if (platformToken) sources.push(platformToken);
   if (cfg.VENDORS_SERVICE_TOKEN) {
     sources.push(
       onBehalfOfRequired(
@@ -91,13 +112,9 @@ export function vendorsAuthenticator(cfg: VendorsConfig, opts: VendorsAuthOption
       }),
     );
   }
-  if (cfg.DEV_AUTH) sources.push(devHeaderAuthenticator(directory));
+  if (cfg.DEV_AUTH) sources.push(peopleOnly(devHeaderAuthenticator(directory)));
   return chain(...sources);
 }
 
-/** What the routes need to tell callers apart. */
-export const callerPolicy = (cfg: VendorsConfig): CallerPolicy => ({
-  internalAudience: cfg.VENDORS_ACCESS_AUD,
-  portalAudience: cfg.VENDORS_PORTAL_ACCESS_AUD,
-  editors: cfg.VENDORS_EDITORS,
-});
+/** What the policy needs from this deployment: which gateway audiences are employees' and contacts', and the editors. */
+export const callerPolicy = (cfg: VendorsConfig): PolicyInputs => policyInputs(vendors, cfg);

@@ -69,11 +69,3 @@ declare module 'fastify' {
     principal: Principal | null;
   }
 }
-
-/**
- * A preValidation hook: who may call the route is settled before the body is validated, so an
- * unauthenticated caller learns nothing about the schema (401, then 403, then 422).
- */
-export const guard = (allowed: (p: Principal) => boolean) => async (req: FastifyRequest) => {
-  authorize(req, allowed);
-};

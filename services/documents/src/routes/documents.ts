@@ -7,7 +7,6 @@ import {
   PageEnvelope,
   pageMeta,
   pageRequest,
-  requireIdempotencyKey,
   unavailable,
 } from '@platform/kit';
 import {
@@ -20,7 +19,7 @@ import {
 import { checkRegistration, checkUpdate } from '../domain/documents.ts';
 import { Document, DocumentWithSas, ListQuery, PAGE, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
 import { findDocument, listDocuments } from '../store/documents.ts';
-import { command, type RouteModule, requireStorage } from './deps.ts';
+import { command, commander, type RouteModule, reader, requireStorage } from './deps.ts';
 
 const tags = ['documents'];
 
@@ -28,7 +27,7 @@ export const documentRoutes: RouteModule = (app, deps) => {
   app.post(
     '/v1/documents',
     {
-      preValidation: [requireIdempotencyKey],
+      preValidation: commander('register'),
       schema: {
         tags,
         summary: 'Register an uploaded file: the blob is checked in storage (existence, size) first',
@@ -70,7 +69,7 @@ export const documentRoutes: RouteModule = (app, deps) => {
   app.post(
     '/v1/documents/:id',
     {
-      preValidation: [requireIdempotencyKey],
+      preValidation: commander('update'),
       schema: {
         tags,
         summary: 'Update a document: filename, and references and metadata as full replacement sets',
@@ -98,6 +97,7 @@ export const documentRoutes: RouteModule = (app, deps) => {
   app.get(
     '/v1/documents/:id',
     {
+      preValidation: reader('read'),
       schema: {
         tags,
         summary: 'One document with a read URL (SAS) signed at this read, valid for the account TTL',
@@ -131,6 +131,7 @@ export const documentRoutes: RouteModule = (app, deps) => {
   app.get(
     '/v1/documents',
     {
+      preValidation: reader('read'),
       schema: {
         tags,
         summary: 'List documents, newest first (page mode); all set filters must match one reference',

@@ -2,7 +2,7 @@ import { Envelope, PageEnvelope, pageMeta, pageRequest } from '@platform/kit';
 import { readableSelection } from '../domain/readable.ts';
 import { Document, PAGE, ReadableQuery, UploadedCount, UploadedCountQuery } from '../schemas/documents.ts';
 import { countUploaded, readableDocuments } from '../store/documents.ts';
-import type { RouteModule } from './deps.ts';
+import { type RouteModule, reader } from './deps.ts';
 
 const tags = ['readable files'];
 
@@ -10,6 +10,7 @@ export const readableRoutes: RouteModule = (app, deps) => {
   app.get(
     '/v1/documents/readable',
     {
+      preValidation: reader('read'),
       schema: {
         tags,
         summary: 'One page of project and unfiled files, newest first',
@@ -33,6 +34,7 @@ export const readableRoutes: RouteModule = (app, deps) => {
   app.get(
     '/v1/documents/uploaded-count',
     {
+      preValidation: reader('read'),
       schema: {
         tags,
         summary: 'How many distinct files the same selection as readable holds (q aside)',

@@ -4,12 +4,13 @@ import { mintBlobName } from '../domain/blob-names.ts';
 import { checkMinted, resolveLocation, uploadSasTtl } from '../domain/documents.ts';
 import { safeFilename } from '../domain/filenames.ts';
 import { SasRequest, SasResponse } from '../schemas/documents.ts';
-import { type RouteModule, requireStorage } from './deps.ts';
+import { type RouteModule, reader, requireStorage } from './deps.ts';
 
 export const sasRoutes: RouteModule = (app, deps) => {
   app.post(
     '/v1/documents/sas',
     {
+      preValidation: reader('mint_sas'),
       schema: {
         tags: ['documents'],
         summary: 'Mint a time-limited write URL (SAS) for an upload; renew one by sending its blob_name',

@@ -1,5 +1,5 @@
 import { type CommandScope, conflict, emit, forbidden, notFound, unprocessable, uuidv7 } from '@platform/kit';
-import { canGrantPrivileged } from '../domain/permissions.ts';
+import { can } from '../domain/permissions.ts';
 import { isKnownRole } from '../domain/roles.ts';
 import type { Grant, GrantInput } from '../schemas/grants.ts';
 import { deleteGrant, findGrant, insertGrant } from '../store/grants.ts';
@@ -27,7 +27,7 @@ export async function addGrant(ctx: CommandScope, fid: string, input: GrantInput
   if (input.role === 'super_admin' && input.scope_type !== 'global') {
     throw unprocessable('invalid_scope', 'super_admin is granted globally or not at all', 'body/data/scope_type');
   }
-  if (privileged(input) && !canGrantPrivileged(ctx.principal)) {
+  if (privileged(input) && !can(ctx.principal, 'grants.manage_privileged')) {
     throw forbidden('Only a verified Super Admin may grant super_admin or verified grants');
   }
   const grant = await insertGrant(ctx.trx, uuidv7(ctx.now.getTime()), fid, input, ctx.principal.id, ctx.now);
@@ -39,7 +39,7 @@ export async function addGrant(ctx: CommandScope, fid: string, input: GrantInput
 export async function removeGrant(ctx: CommandScope, fid: string, grantId: string) {
   const existing = await findGrant(ctx.trx, fid, grantId);
   if (!existing) throw notFound('Grant');
-  if (privileged(existing) && !canGrantPrivileged(ctx.principal)) {
+  if (privileged(existing) && !can(ctx.principal, 'grants.manage_privileged')) {
     throw forbidden('Only a verified Super Admin may remove super_admin or verified grants');
   }
   const removed = await deleteGrant(ctx.trx, fid, grantId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CommandScope, conflict, emit, forbidden, notFound } from '@platform/kit';
-import { canGrantPrivileged } from '../domain/permissions.ts';
+import { can } from '../domain/permissions.ts';
 import type { PersonInput } from '../schemas/people.ts';
 import { grantsOf } from '../store/grants.ts';
 import { insertPerson, publicPerson, updatePerson } from '../store/people.ts';
@@ -40,7 +40,7 @@ export async function setName(ctx: CommandScope, fid: string, name: { first: str
  */
 export async function setPasswordHash(ctx: CommandScope, fid: string, passwordHash: string) {
   const grants = await grantsOf(ctx.trx, fid);
-  if (grants.some((g) => g.role === 'super_admin') && !canGrantPrivileged(ctx.principal)) {
+  if (grants.some((g) => g.role === 'super_admin') && !can(ctx.principal, 'grants.manage_privileged')) {
     throw forbidden("Only a verified Super Admin may set a Super Admin's password");
   }
   const person = await updatePerson(ctx.trx, fid, { password_hash: passwordHash }, ctx.now);

@@ -1,86 +1,61 @@
-import { policy as accountingPolicy } from '@platform/accounting/policy';
-import { policy as brokerPolicy } from '@platform/broker/policy';
-import type { Grant, Principal, Rule } from '@platform/kit';
-import { policy as workspacePolicy } from '@platform/workspace/policy';
-import { policy as identityPolicy } from './permissions.ts';
+import { type Can, createCan, type Grant, type PolicyInputs, type Principal, type Scope } from '@platform/kit';
+import { POLICIES, ROLES } from '@platform/policies';
 
 /**
- * The platform's role-to-action matrix, derived from each service's own policy so the answer of
- * GET /v1/authz/me can never drift from what the services enforce. Actions are named
- * `<service>.<action>`. Each new service adds its policy here.
+ * The platform's role-to-action matrix: every service's policy (packages/policies) asked through
+ * the kit's interpreter, the same `can` each service enforces with, so GET /v1/authz/me and
+ * GET /v1/roles cannot drift from what the services answer. Actions are `<service>.<action>`.
  */
-const POLICIES: Record<string, Record<string, Rule>> = {
-  identity: identityPolicy,
-  accounting: accountingPolicy,
-  workspace: workspacePolicy,
-  broker: brokerPolicy,
-};
-
-export const ROLES: Record<string, string> = {
-  platform_admin: 'Platform administrator: manages people and grants; admin access where a service grants it',
-  super_admin: 'Super Admin: every action, but only when the grant is verified; a label alone grants nothing',
-  controller: 'Controller: accounting calendars, close and reopen, deletion, chart changes, posting',
-  senior_accountant: 'Senior accountant: chart changes and bookkeeping',
-  accountant: 'Accountant: bookkeeping (drafts, posting, reversal) and reports',
-};
-
-const ALL_ACTIONS = Object.entries(POLICIES).flatMap(([svc, p]) => Object.keys(p).map((a) => `${svc}.${a}`));
-
-const actionsWhere = (test: (rule: Rule) => boolean) =>
-  Object.entries(POLICIES).flatMap(([svc, p]) =>
-    Object.entries(p)
-      .filter(([, rule]) => test(rule))
-      .map(([a]) => `${svc}.${a}`),
-  );
-
-/**
- * What a role's grant allows. super_admin allows everything only as a verified global grant (the
- * services' `hasVerifiedGlobal`); a label, or a narrower grant, allows nothing.
- */
-export function roleActions(role: string, verifiedGlobal = true): string[] {
-  if (role === 'super_admin') return verifiedGlobal ? ALL_ACTIONS : [];
-  return actionsWhere((r) => r.roles?.includes(role) ?? false);
+export interface Matrix {
+  /** GET /v1/authz/me's `can`. */
+  canEntries(p: Principal): CanEntry[];
+  /** GET /v1/roles. */
+  roleCatalog(): { role: string; description: string; actions: string[] }[];
 }
-
-export const isKnownRole = (role: string) => role in ROLES;
-
-export const roleCatalog = () =>
-  Object.entries(ROLES).map(([role, description]) => ({ role, description, actions: roleActions(role) }));
 
 type CanEntry = { scope_type: 'global' | 'building'; scope_id: string; actions: string[] };
 
-/**
- * GET /v1/authz/me's `can`: one entry per scope the principal holds a grant in, plus the global
- * actions every signed-in person (or every service) has. Global scope_id is the literal `*`.
- */
-export function canEntries(p: Principal): CanEntry[] {
-  const byScope = new Map<string, CanEntry>();
-  const add = (scope_type: CanEntry['scope_type'], scope_id: string, actions: string[]) => {
-    if (actions.length === 0) return;
-    const key = `${scope_type}:${scope_id}`;
-    const entry = byScope.get(key) ?? { scope_type, scope_id, actions: [] };
-    entry.actions = [...new Set([...entry.actions, ...actions])].sort();
-    byScope.set(key, entry);
+export const isKnownRole = (role: string) => role in ROLES;
+
+/** `inputs`: per service, what its policy names but cannot hold (vendors' editors list, gateway audiences). */
+export function roleMatrix(inputs: Readonly<Record<string, PolicyInputs>> = {}): Matrix {
+  const cans: [string, Can<string>][] = Object.entries(POLICIES).map(([service, policy]) => [
+    service,
+    createCan(policy, inputs[service]),
+  ]);
+  /** Every action the principal may take, asked in `scope` (none: what the services ask today). */
+  const actionsOf = (p: Principal, scope?: Scope) =>
+    cans.flatMap(([service, can]) =>
+      Object.keys(POLICIES[service]?.actions ?? {})
+        .filter((a) => can(p, a, scope))
+        .map((a) => `${service}.${a}`),
+    );
+  /** What `grants` add, in `scope`, to what the principal holds without any grant. */
+  const added = (p: Principal, grants: Grant[], scope?: Scope) => {
+    const without = new Set(actionsOf({ ...p, grants: [] }, scope));
+    return actionsOf({ ...p, grants }, scope).filter((a) => !without.has(a));
   };
-  if (p.kind === 'service') {
-    add(
-      'global',
-      '*',
-      actionsWhere((r) => r.anyService === true || (r.services?.includes(p.id) ?? false)),
-    );
-  } else {
-    add(
-      'global',
-      '*',
-      actionsWhere((r) => r.anyPerson === true),
-    );
-  }
-  for (const g of p.grants as Grant[]) {
-    if (g.scope_type !== 'global' && g.scope_type !== 'building') continue;
-    const verifiedGlobal = g.verified === true && g.scope_type === 'global';
-    add(g.scope_type, g.scope_type === 'global' ? '*' : g.scope_id, roleActions(g.role, verifiedGlobal));
-  }
-  return [...byScope.values()].sort((a, b) =>
-    a.scope_type === b.scope_type ? a.scope_id.localeCompare(b.scope_id) : a.scope_type === 'global' ? -1 : 1,
-  );
+
+  return {
+    canEntries(p) {
+      const entries: CanEntry[] = [{ scope_type: 'global', scope_id: '*', actions: actionsOf(p).sort() }];
+      const buildings = [...new Set(p.grants.filter((g) => g.scope_type === 'building').map((g) => g.scope_id))];
+      for (const id of buildings.sort((a, b) => a.localeCompare(b))) {
+        const scope: Scope = { type: 'building', id };
+        const inBuilding = p.grants.filter((g) => g.scope_type === 'building' && g.scope_id === id);
+        const actions = added(p, inBuilding, scope).sort();
+        if (actions.length) entries.push({ scope_type: 'building', scope_id: id, actions });
+      }
+      return entries.filter((e) => e.actions.length > 0);
+    },
+    roleCatalog() {
+      const person: Principal = { id: 'role', kind: 'person', grants: [] };
+      return Object.entries(ROLES).map(([role, description]) => ({
+        role,
+        description,
+        // A global grant, verified: what the role can ever allow (a Super Admin's only so).
+        actions: added(person, [{ role, scope_type: 'global', scope_id: '*', verified: true }]).sort(),
+      }));
+    },
+  };
 }

@@ -1,11 +1,14 @@
 import { type App, type Database, handleCommand, routeGuards } from '@platform/kit';
 import { type Action, can } from '../domain/permissions.ts';
+import type { Matrix } from '../domain/roles.ts';
 import type { GatewayIssuer } from '../oauth/gateway.ts';
 
 export interface RouteDeps {
   database: Database;
   clock: () => Date;
   gateway?: GatewayIssuer;
+  /** The role-to-action matrix of every service's policy (authz/me, roles). */
+  matrix: Matrix;
 }
 
 export type RouteModule = (app: App, deps: RouteDeps) => void;

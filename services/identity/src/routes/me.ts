@@ -1,5 +1,4 @@
 import { Envelope, type Principal } from '@platform/kit';
-import { canEntries } from '../domain/roles.ts';
 import { Authz } from '../schemas/grants.ts';
 import { Profile } from '../schemas/people.ts';
 import { findPerson } from '../store/people.ts';
@@ -42,7 +41,7 @@ export const meRoutes: RouteModule = (app, deps) => {
     },
     async (req, reply) => {
       const p = req.principal as Principal;
-      return reply.envelope({ fid: p.id, kind: p.kind, can: canEntries(p) });
+      return reply.envelope({ fid: p.id, kind: p.kind, can: deps.matrix.canEntries(p) });
     },
   );
 };

@@ -13,7 +13,6 @@ import { Type } from '@sinclair/typebox';
 import { addGrant, removeGrant } from '../commands/grants.ts';
 import { createPerson, setName, setPasswordHash } from '../commands/people.ts';
 import { hashPassword } from '../domain/passwords.ts';
-import { roleCatalog } from '../domain/roles.ts';
 import { Grant, GrantInput, Role } from '../schemas/grants.ts';
 import { NameInput, PasswordInput, Person, PersonInput } from '../schemas/people.ts';
 import { grantsOf } from '../store/grants.ts';
@@ -164,6 +163,6 @@ export const peopleRoutes: RouteModule = (app, deps) => {
         response: { 200: Envelope(Type.Array(Role)) },
       },
     },
-    async (_req, reply) => reply.envelope(roleCatalog()),
+    async (_req, reply) => reply.envelope(deps.matrix.roleCatalog()),
   );
 };

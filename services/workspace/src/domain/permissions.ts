@@ -1,20 +1,18 @@
-import { createCan, type Policy, type Principal } from '@platform/kit';
+import { type ActionOf, createCan, type Principal } from '@platform/kit';
+import { workspace } from '@platform/policies';
 
 /**
- * Workspace actions. Who may do what on a project follows project roles (domain/roles.ts), held in
- * the workspace's own tables; the identity grants matter only for platform admins, who read every
- * project without a membership (spec 2, Authentication 6).
+ * Workspace actions: the data in packages/policies/src/workspace.ts, read by the kit. What a person
+ * may do on a project follows project roles (domain/roles.ts).
  */
-export type Action = 'use' | 'read_all_projects';
-
-export const policy: Policy<Action> = {
-  /** Any signed-in person: create projects, and act on projects as their project role allows. */
-  use: { anyPerson: true },
-  /** Read every project without a membership; with an owner's rights on each. */
-  read_all_projects: { roles: ['platform_admin'] },
-};
-
-export const can = createCan(policy);
+export const can = createCan(workspace);
+export type Action = ActionOf<typeof workspace>;
 
 /** A platform admin, unless X-Platform-As-Member: true limits them to their memberships (it never grants admin). */
 export const actsAsAdmin = (p: Principal, asMember: boolean) => !asMember && can(p, 'read_all_projects');
+
+/** Why an owner membership does not count as owner for this caller (workspace.act_as_owner), or undefined when it does. */
+export const ownerRefusal = (p: Principal): string | undefined => {
+  const d = can.decide(p, 'act_as_owner');
+  return d.allowed ? undefined : (d.message ?? 'Not permitted');
+};
