@@ -38,6 +38,8 @@ export interface ServiceRuntimeOptions {
   /** This service's application audience at the access gateway, if it trusts the gateway. */
   gatewayAudience?: string | readonly string[];
   outboxPollMs: number;
+  /** A failed outbox send or retention run (default: backgroundErrorLog, once a minute per failure). */
+  onBackgroundError?: (job: BackgroundJob, e: Error) => void;
   /** false: check the schema is current instead of migrating it (MIGRATE_ON_START=0). Default true. */
   migrate?: boolean;
   /** Idempotency records are deleted after this many hours (default 168). */
@@ -47,6 +49,24 @@ export interface ServiceRuntimeOptions {
   /** Time between retention runs (default 5 minutes). */
   retentionIntervalMs?: number;
 }
+
+/**
+ * Where a background job's failure goes when the service gives no handler: one JSON line on
+ * stderr (pino's shape), the same failure at most once a minute, so a bus that stays down is seen
+ * without flooding the log at every poll.
+ */
+export function backgroundErrorLog(service: string, now: () => number = Date.now) {
+  const last = new Map<string, number>();
+  return (job: BackgroundJob, e: Error) => {
+    const key = `${job}:${e.message}`;
+    const at = now();
+    if ((last.get(key) ?? Number.NEGATIVE_INFINITY) > at - 60_000) return;
+    last.set(key, at);
+    console.error(JSON.stringify({ level: 50, time: at, service, job, msg: `${job} failed: ${e.message}` }));
+  };
+}
+
+export type BackgroundJob = 'outbox' | 'retention';
 
 export interface ServiceRuntime {
   database: Database;
@@ -72,12 +92,17 @@ export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRun
   });
   await prepareSchema(database, [...KIT_MIGRATIONS, ...o.migrations], o.migrate);
   const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl, { streams: [o.service] }) : new MemoryBus());
-  const publisher = new OutboxPublisher(database.db, bus, { pollMs: o.outboxPollMs });
+  const report = o.onBackgroundError ?? backgroundErrorLog(o.service);
+  const publisher = new OutboxPublisher(database.db, bus, {
+    pollMs: o.outboxPollMs,
+    onError: (e) => report('outbox', e),
+  });
   publisher.start();
   const retention = new RetentionJob(database.db, {
     idempotencyHours: o.idempotencyRetentionHours ?? 168,
     outboxHours: o.outboxRetentionHours ?? 168,
     intervalMs: o.retentionIntervalMs,
+    onError: (e) => report('retention', e),
   });
   retention.start();
   return {
