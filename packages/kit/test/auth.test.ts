@@ -10,12 +10,13 @@ import {
   SignJWT,
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthConfig, authenticatorFromConfig } from '../src/auth/auth-config.ts';
+import { type AuthConfig, authenticatorFromConfig, staffTokenAuthenticator } from '../src/auth/auth-config.ts';
 import { type Authenticator, authorize, devHeaderAuthenticator } from '../src/auth/authenticate.ts';
 import { bearerAuthenticator } from '../src/auth/bearer.ts';
 import { DevPrincipals, devFid } from '../src/auth/dev-principals.ts';
 import { httpDirectory } from '../src/auth/directory.ts';
 import { gatewayAuthenticator } from '../src/auth/gateway.ts';
+import { createDecide, type Policy } from '../src/auth/principal.ts';
 import { serviceTokenAuthenticator } from '../src/auth/service-token.ts';
 import { ConfigError } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
@@ -136,14 +137,15 @@ describe('bearer access tokens', () => {
       id: 'service:payments',
       kind: 'service',
       grants: [{ role: 'poster', scope_type: 'global', scope_id: '*' }],
+      via: 'bearer',
     });
 
     const unknownFid = '0190a6b1-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
     const stranger = await outcome(bearer(), { authorization: `Bearer ${await sign({ sub: unknownFid })}` });
-    expect(stranger.principal).toEqual({ id: unknownFid, kind: 'person', grants: [] });
+    expect(stranger.principal).toEqual({ id: unknownFid, kind: 'person', grants: [], via: 'bearer' });
 
     const unknownClient = await outcome(bearer(), { authorization: `Bearer ${await sign({ sub: 'billing' })}` });
-    expect(unknownClient.principal).toEqual({ id: 'service:billing', kind: 'service', grants: [] });
+    expect(unknownClient.principal).toEqual({ id: 'service:billing', kind: 'service', grants: [], via: 'bearer' });
   });
 
   it('SIGN-003 an issuer differing by a trailing slash or by host name is refused with 401', async () => {
@@ -563,5 +565,62 @@ describe('authenticatorFromConfig', () => {
     expect(() =>
       authenticatorFromConfig({ DEV_AUTH: false, PLATFORM_AUDIENCE: AUDIENCE, GRANTS_CACHE_MS: 30_000 }),
     ).toThrow(new ConfigError('AUTH_ISSUER is required unless DEV_AUTH=1'));
+  });
+});
+
+describe('14.2 the platform access token as a staff caller (vendors, the broker)', () => {
+  const cfg = { AUTH_ISSUER: ISSUER, PLATFORM_AUDIENCE: AUDIENCE };
+  const staff = () =>
+    staffTokenAuthenticator(cfg, { directory, jwks, serviceRefusal: 'call with the service token' }) as Authenticator;
+
+  it('14.2 SIGN-064 SIGN-061 a person’s token signs in that person, with the email the directory gives, marked via bearer', async () => {
+    const r = await outcome(staff(), { authorization: `Bearer ${await sign({ sub: devFid(CONTROLLER) })}` });
+    expect(r.principal).toMatchObject({ id: devFid(CONTROLLER), kind: 'person', email: CONTROLLER, via: 'bearer' });
+    expect((await outcome(staff(), {})).principal).toBeNull();
+  });
+
+  it('14.2 SIGN-067 a service’s token is 401 saying how to call instead; so is a person the directory names no email for', async () => {
+    const service = await outcome(staff(), { authorization: `Bearer ${await sign({ sub: 'payments' })}` });
+    expect(service).toEqual({ status: 401, message: 'call with the service token' });
+    const unknown = await outcome(staff(), {
+      authorization: `Bearer ${await sign({ sub: '0190a6b1-1c2d-7e3f-8a4b-5c6d7e8f9a0b' })}`,
+    });
+    expect(unknown.status).toBe(401);
+  });
+
+  it('14.2 off without AUTH_ISSUER; with AUTH_ISSUER and no way to read emails, start-up stops', () => {
+    const o = { directory, jwks, serviceRefusal: 'x' };
+    expect(staffTokenAuthenticator({ PLATFORM_AUDIENCE: AUDIENCE }, o)).toBeUndefined();
+    expect(() => staffTokenAuthenticator(cfg, { ...o, directory: undefined })).toThrow(ConfigError);
+  });
+
+  it('14.2 SIGN-064 a policy counts the token as the application its platformToken names, and as none without one', () => {
+    const actions = {
+      internal: { anyPerson: true, apps: ['a'] },
+      portal: { anyPerson: true, apps: ['b'] },
+      open: { anyPerson: true },
+    };
+    const apps = { a: { audience: 'A_AUD', elsewhere: 'a only' }, b: { audience: 'B_AUD', elsewhere: 'b only' } };
+    const counted: Policy = {
+      service: 't',
+      superAdmin: 'none',
+      apps,
+      platformToken: { app: 'a', elsewhere: 'not b' },
+      actions,
+    };
+    const uncounted: Policy = { service: 't', superAdmin: 'none', apps, actions };
+    const person = {
+      id: devFid(CONTROLLER),
+      kind: 'person' as const,
+      email: CONTROLLER,
+      grants: [],
+      via: 'bearer' as const,
+    };
+    const decide = createDecide(counted);
+    expect(decide(person, 'internal')).toEqual({ allowed: true });
+    expect(decide(person, 'portal')).toEqual({ allowed: false, refusal: 'unauthenticated', message: 'not b' });
+    expect(decide(person, 'open')).toEqual({ allowed: true });
+    expect(createDecide(uncounted)(person, 'internal')).toMatchObject({ allowed: false, refusal: 'unauthenticated' });
+    expect(createDecide(uncounted)(person, 'open')).toEqual({ allowed: true });
   });
 });

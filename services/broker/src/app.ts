@@ -84,7 +84,8 @@ export async function buildApp(deps: BrokerDeps) {
     authenticator: deps.authenticator,
     logLevel: deps.logLevel,
     apiDocs: deps.swaggerOn ?? false,
-    security: ['gateway', 'brokerCredential', 'serviceToken', 'devPrincipal'],
+    // Spec 3's callers, plus the platform access token spec 2 makes valid everywhere (issue 14.2).
+    security: ['gateway', 'bearer', 'brokerCredential', 'serviceToken', 'devPrincipal'],
     routes: (scoped) => {
       // Every caller joins the roster on first sight (GET /v1/people lists them without a POST).
       scoped.addHook('preHandler', async (req) => {

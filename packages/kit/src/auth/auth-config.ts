@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { ConfigError, int, optionalStr, str, url } from '../config.ts';
+import { unauthorized } from '../errors.ts';
 import { type Authenticator, chain, devHeaderAuthenticator } from './authenticate.ts';
 import { bearerAuthenticator } from './bearer.ts';
 import { DevPrincipals } from './dev-principals.ts';
@@ -48,6 +49,10 @@ export interface AuthFromConfigOptions {
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
+/** Where identity publishes the keys of access tokens: AUTH_JWKS_URL, else the issuer's well-known JWKS. */
+const platformJwksUrl = (cfg: Pick<AuthConfig, 'AUTH_ISSUER' | 'AUTH_JWKS_URL'>) =>
+  cfg.AUTH_JWKS_URL ?? `${trimSlash(cfg.AUTH_ISSUER as string)}/.well-known/jwks.json`;
+
 /**
  * Where people and their grants are looked up: the identity service (IDENTITY_URL, else
  * AUTH_ISSUER, with SERVICE_TOKEN), locally the dev principals file; undefined when neither.
@@ -84,12 +89,11 @@ export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOpt
 
   const sources: Authenticator[] = [];
   if (cfg.AUTH_ISSUER) {
-    const jwksUrl = cfg.AUTH_JWKS_URL ?? `${trimSlash(cfg.AUTH_ISSUER)}/.well-known/jwks.json`;
     sources.push(
       bearerAuthenticator({
         issuer: cfg.AUTH_ISSUER,
         audience: cfg.PLATFORM_AUDIENCE,
-        jwks: opts.jwks ?? createRemoteJWKSet(new URL(jwksUrl)),
+        jwks: opts.jwks ?? createRemoteJWKSet(new URL(platformJwksUrl(cfg))),
         directory: dir,
       }),
     );
@@ -111,4 +115,47 @@ export function authenticatorFromConfig(cfg: AuthConfig, opts: AuthFromConfigOpt
   }
   if (cfg.DEV_AUTH) sources.push(devHeaderAuthenticator(dir));
   return chain(...sources);
+}
+
+export interface StaffTokenOptions {
+  /** Where the person's email comes from; without one, AUTH_ISSUER stops start-up. */
+  directory: PrincipalDirectory | undefined;
+  /** Identity's signing keys instead of fetching AUTH_JWKS_URL (tests, embedded issuers). */
+  jwks?: JWTVerifyGetKey;
+  /** 401 for a service's own token (client_credentials): how that service should call instead. */
+  serviceRefusal: string;
+}
+
+/**
+ * Identity's platform access token at a service whose caller table names people, not grants
+ * (vendors, the broker). Spec 2 makes the token valid at every platform service (SIGN-064), so it
+ * signs in a staff person, whose email comes from identity (the token carries none); the policy
+ * decides what they may do (`via: 'bearer'`). A service's token is refused: such services name
+ * their service callers through their own proofs. Off (undefined) without AUTH_ISSUER.
+ */
+export function staffTokenAuthenticator(
+  cfg: Pick<AuthConfig, 'AUTH_ISSUER' | 'PLATFORM_AUDIENCE' | 'AUTH_JWKS_URL'>,
+  o: StaffTokenOptions,
+): Authenticator | undefined {
+  if (!cfg.AUTH_ISSUER) return undefined;
+  if (!o.directory) {
+    throw new ConfigError(
+      "Invalid configuration: SERVICE_TOKEN is required with AUTH_ISSUER (a person's email is read from the identity service)",
+    );
+  }
+  const inner = bearerAuthenticator({
+    issuer: cfg.AUTH_ISSUER,
+    audience: cfg.PLATFORM_AUDIENCE,
+    jwks: o.jwks ?? createRemoteJWKSet(new URL(platformJwksUrl(cfg))),
+    directory: o.directory,
+  });
+  return {
+    async authenticate(req) {
+      const p = await inner.authenticate(req);
+      if (!p) return null;
+      if (p.kind !== 'person') throw unauthorized(o.serviceRefusal);
+      if (!p.email) throw unauthorized("The identity service knows no email for the token's subject");
+      return p;
+    },
+  };
 }

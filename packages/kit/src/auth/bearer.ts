@@ -107,7 +107,7 @@ export interface BearerOptions {
 }
 
 /** `Authorization: Bearer <token>`'s token; undefined for no header or another scheme. */
-function bearerToken(req: FastifyRequest): string | undefined {
+export function bearerToken(req: FastifyRequest): string | undefined {
   const value = headerValue(req, 'authorization');
   const m = value?.match(/^Bearer(?:\s+(.*))?$/i);
   if (!m) return undefined;
@@ -118,7 +118,8 @@ function bearerToken(req: FastifyRequest): string | undefined {
 
 /**
  * Access tokens of the identity service (SIGN-060..069). The token carries no roles: a person's
- * grants come from the directory; a person it does not know is signed in with no grants.
+ * grants come from the directory; a person it does not know is signed in with no grants. The
+ * principal is marked `via: 'bearer'`: a policy may count the token as one of its applications.
  */
 export function bearerAuthenticator(o: BearerOptions): Authenticator {
   const verify = tokenVerifier({
@@ -136,11 +137,11 @@ export function bearerAuthenticator(o: BearerOptions): Authenticator {
       if (token === undefined) return null;
       const { sub } = await verify(token);
       if (typeof sub === 'string' && UUID_RE.test(sub)) {
-        return (await o.directory.byId(sub)) ?? { id: sub, kind: 'person', grants: [] };
+        return { ...((await o.directory.byId(sub)) ?? { id: sub, kind: 'person', grants: [] }), via: 'bearer' };
       }
       if (typeof sub === 'string' && CLIENT_ID_RE.test(sub)) {
         const id = `service:${sub}`;
-        return (await o.directory.byId(id)) ?? { id, kind: 'service', grants: [] };
+        return { ...((await o.directory.byId(id)) ?? { id, kind: 'service', grants: [] }), via: 'bearer' };
       }
       throw unauthorized('token subject is not a principal id');
     },

@@ -66,12 +66,16 @@ export function tokenClaims(c: CredentialRecord): CredentialTokenClaims {
 
 /**
  * Credentials are minted and managed only by the person themself, signed in at the access gateway
- * (or with the dev header locally): a credential token cannot mint its successor, and the shared
- * service token cannot act on anyone's credentials.
+ * or at identity (the platform access token, issue 14.2), or with the dev header locally: a
+ * credential token cannot mint its successor, and the shared service token cannot act on
+ * anyone's credentials.
  */
 export function requireOwnSession(p: Principal): { fid: string; email: string } {
   if (p.via === 'credential' || p.via === 'service_token' || p.kind !== 'person' || !p.email) {
-    throw forbidden("Credentials are managed only with the person's own access-gateway session", 'session_required');
+    throw forbidden(
+      "Credentials are managed only with the person's own sign-in (access-gateway session or platform access token)",
+      'session_required',
+    );
   }
   return { fid: p.id, email: p.email.toLowerCase() };
 }

@@ -42,7 +42,7 @@ const sessionOnly = async (req: FastifyRequest) => {
 const minting = [...reader('mint_credentials'), sessionOnly, requireIdempotencyKey];
 
 const WHO =
-  "Only the person's own access-gateway session (or X-Dev-Principal in local dev): a broker credential token or " +
+  "Only the person's own sign-in: the access-gateway session, the platform access token, or X-Dev-Principal in local dev; a broker credential token or " +
   "the service token is 403 session_required and nothing changes. Another person's or an unknown client_id is 404 " +
   'credential_not_found.';
 
