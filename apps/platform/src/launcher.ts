@@ -10,7 +10,7 @@ import { pgliteDir, SERVICES, type Started, withNeeds } from './services.ts';
 export async function launch(
   names: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ started: Started[]; env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+): Promise<{ started: Started[]; env: NodeJS.ProcessEnv; close(o?: { graceMs?: number }): Promise<void> }> {
   const unknown = names.filter((n) => !(n in SERVICES));
   if (unknown.length) {
     throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
@@ -28,10 +28,13 @@ export async function launch(
     started,
     /** The settings every service was started with (the embedded defaults filled in). */
     env: merged,
-    async close() {
-      await Promise.allSettled(started.map((s) => s.close()));
+    /** Every service stops at once (each lets its requests in flight finish within `graceMs`), then the shared bus and database. */
+    async close(o?: { graceMs?: number }) {
+      const stopped = await Promise.allSettled(started.map((s) => s.close(o)));
       await bus.close();
       if (pglite) await closePglite(await pglite);
+      const failed = stopped.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     },
   };
 }

@@ -20,14 +20,15 @@ export interface Started {
   openapi(): object;
   /** Whether it answers GET /api-docs (workspace and broker only with SWAGGER_ON=1): the banner names only what answers. */
   apiDocs: boolean;
-  close(): Promise<void>;
+  /** Graceful stop: requests in flight get `graceMs` to finish (see the kit's serve). */
+  close(o?: { graceMs?: number }): Promise<void>;
 }
 
 /** A service as its start function returns it. */
 interface Running {
   url: string;
   app: { swagger(): object; hasRoute(route: { method: 'GET'; url: string }): boolean };
-  close(): Promise<void>;
+  close(o?: { graceMs?: number }): Promise<void>;
 }
 
 /** The launcher's view of a started service; what it serves is read from its own routes. */
@@ -76,9 +77,12 @@ export const SERVICES: Record<string, ServiceEntry> = {
         const s = await startDocuments(documentsConfig({ ...env, ...storage.env }), shared);
         return {
           ...started('documents', s),
-          close: async () => {
-            await s.close();
-            await storage.close();
+          close: async (o?: { graceMs?: number }) => {
+            try {
+              await s.close(o);
+            } finally {
+              await storage.close();
+            }
           },
         };
       } catch (e) {
