@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Bus, BusMessage } from './bus/bus.ts';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
-import type { Db } from './db/database.ts';
+import { type Db, type KitTables, kitTables } from './db/database.ts';
 import { uuidv7 } from './ids.ts';
 
 /** What every event carries around its data. */
@@ -25,7 +25,12 @@ export interface EventInput {
  * Write events into the outbox inside the caller's transaction: they are published if and only
  * if the change that caused them commits.
  */
-export async function emit(trx: Db, service: string, events: EventInput[], now = new Date()): Promise<void> {
+export async function emit<DB extends KitTables>(
+  trx: Db<DB>,
+  service: string,
+  events: EventInput[],
+  now = new Date(),
+): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((e) => {
     const id = uuidv7(now.getTime());
@@ -39,7 +44,7 @@ export async function emit(trx: Db, service: string, events: EventInput[], now =
       occurred_at: now,
     };
   });
-  await trx.insertInto('outbox').values(rows).execute();
+  await kitTables(trx).insertInto('outbox').values(rows).execute();
 }
 
 export interface OutboxPublisherOptions {
@@ -72,13 +77,13 @@ interface ClaimedRow {
  * failed send releases the claim for the next poll; the rows of a publisher that died are taken
  * over when its lease ends (delivery is at least once; the bus drops duplicate event ids).
  */
-export class OutboxPublisher {
+export class OutboxPublisher<DB extends KitTables = KitTables> {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running: Promise<number> | undefined;
   private readonly clock: () => Date;
   constructor(
-    private readonly db: Db,
+    private readonly db: Db<DB>,
     private readonly bus: Bus,
     private readonly opts: OutboxPublisherOptions,
   ) {
@@ -146,7 +151,7 @@ export class OutboxPublisher {
  * Claims up to `batch` unsent rows whose claim is absent or lapsed, oldest first. One statement,
  * so its row locks last only as long as it runs.
  */
-async function claimRows(db: Db, token: string, now: Date, leaseMs: number, batch: number) {
+async function claimRows<DB extends KitTables>(db: Db<DB>, token: string, now: Date, leaseMs: number, batch: number) {
   const until = new Date(now.getTime() + leaseMs);
   const claimed = await sql<ClaimedRow>`
     UPDATE outbox SET claimed_until = ${until}, claim_token = ${token}
@@ -161,7 +166,12 @@ async function claimRows(db: Db, token: string, now: Date, leaseMs: number, batc
 }
 
 /** Marks sent the rows this claim still holds (another publisher may have taken them over). */
-async function markPublished(db: Db, token: string, ids: number[], now: Date): Promise<number> {
+async function markPublished<DB extends KitTables>(
+  db: Db<DB>,
+  token: string,
+  ids: number[],
+  now: Date,
+): Promise<number> {
   const marked = await sql<{ id: number }>`
     UPDATE outbox SET published_at = ${now}, claimed_until = NULL, claim_token = NULL,
       attempts = attempts + 1, last_error = NULL
@@ -171,7 +181,7 @@ async function markPublished(db: Db, token: string, ids: number[], now: Date): P
 }
 
 /** Records a failed send and gives the rows back for the next poll rather than waiting out the lease. */
-async function releaseRows(db: Db, token: string, ids: number[], error: string) {
+async function releaseRows<DB extends KitTables>(db: Db<DB>, token: string, ids: number[], error: string) {
   await sql`
     UPDATE outbox SET claimed_until = NULL, claim_token = NULL, attempts = attempts + 1, last_error = ${error}
     WHERE id = ANY(${ids}::bigint[]) AND claim_token = ${token}`.execute(db);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './db/database.ts';
+import type { Db, KitTables } from './db/database.ts';
 
 export interface RetentionOptions {
   /** Idempotency records older than this are deleted (IDEMPOTENCY_RETENTION_HOURS). */
@@ -30,13 +30,13 @@ const HOUR_MS = 3_600_000;
  * rows older than their retention. Each batch is one statement (its own short transaction) that
  * skips rows somebody holds, so commands never wait for it; an unsent outbox row is never deleted.
  */
-export class RetentionJob {
+export class RetentionJob<DB extends KitTables = KitTables> {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running: Promise<RetentionRun> | undefined;
   private readonly clock: () => Date;
   constructor(
-    private readonly db: Db,
+    private readonly db: Db<DB>,
     private readonly opts: RetentionOptions,
   ) {
     this.clock = opts.clock ?? (() => new Date());
@@ -95,7 +95,7 @@ export class RetentionJob {
   }
 }
 
-async function deleteIdempotencyKeys(db: Db, before: Date, batch: number): Promise<number> {
+async function deleteIdempotencyKeys<DB extends KitTables>(db: Db<DB>, before: Date, batch: number): Promise<number> {
   const r = await sql<{ n: number }>`
     WITH gone AS (
       DELETE FROM idempotency_keys WHERE key IN (
@@ -106,7 +106,7 @@ async function deleteIdempotencyKeys(db: Db, before: Date, batch: number): Promi
   return r.rows[0]?.n ?? 0;
 }
 
-async function deletePublishedOutbox(db: Db, before: Date, batch: number): Promise<number> {
+async function deletePublishedOutbox<DB extends KitTables>(db: Db<DB>, before: Date, batch: number): Promise<number> {
   const r = await sql<{ n: number }>`
     WITH gone AS (
       DELETE FROM outbox WHERE id IN (

@@ -5,7 +5,7 @@ import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
 import { ConfigError, commonConfig, loadConfig } from './config.ts';
-import { type Database, openDatabase } from './db/database.ts';
+import { type Database, type KitTables, openDatabase } from './db/database.ts';
 import { type Migration, prepareSchema } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
 import { docsNote } from './http/app.ts';
@@ -68,23 +68,25 @@ export function backgroundErrorLog(service: string, now: () => number = Date.now
 
 export type BackgroundJob = 'outbox' | 'retention';
 
-export interface ServiceRuntime {
-  database: Database;
+export interface ServiceRuntime<DB extends KitTables = KitTables> {
+  database: Database<DB>;
   bus: Bus;
   authenticator: Authenticator;
-  publisher: OutboxPublisher;
-  retention: RetentionJob;
+  publisher: OutboxPublisher<DB>;
+  retention: RetentionJob<DB>;
   close(): Promise<void>;
 }
 
-export async function startRuntime(o: ServiceRuntimeOptions): Promise<ServiceRuntime> {
+export async function startRuntime<DB extends KitTables = KitTables>(
+  o: ServiceRuntimeOptions,
+): Promise<ServiceRuntime<DB>> {
   // Settings first: a configuration that could never authenticate anyone stops start-up.
   const authenticator =
     o.authenticator ??
     (o.auth
       ? authenticatorFromConfig(o.auth, { devPrincipalsFile: o.devPrincipalsFile, gatewayAudience: o.gatewayAudience })
       : noAuthenticator);
-  const database = await openDatabase({
+  const database = await openDatabase<DB>({
     schema: o.service,
     url: o.databaseUrl,
     dataDir: o.dataDir,

@@ -2,18 +2,34 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { KitTables } from './kit-tables.ts';
 import { PgliteDialect, SharedPglite } from './pglite-dialect.ts';
+
+export type { KitTables } from './kit-tables.ts';
 
 /**
  * A service's database: Kysely over either a `pg` pool (DATABASE_URL) or the process's shared
  * PGlite. Queries run with search_path set to the service's schema, so SQL names tables bare
  * and one database can hold several services.
  */
-// biome-ignore lint/suspicious/noExplicitAny: services type their rows at the store layer.
-export type Db = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
+export type Db<DB extends KitTables = any> = Kysely<DB>;
 
-export interface Database {
-  db: Db;
+/**
+ * A service's database seen through the kit's tables alone. Every service's schema holds them
+ * (its generated DB extends KitTables), so the kit's own queries are typed on any service's Db.
+ */
+export function kitTables<DB extends KitTables>(db: Db<DB>): Db<KitTables> {
+  return db as unknown as Db<KitTables>;
+}
+
+/**
+ * `DB` is a service's generated database interface (`services/<svc>/src/store/db.ts`, from its
+ * migrations by `npm run db:types`); it holds the kit's tables too. Without it, only the kit's.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
+export interface Database<DB extends KitTables = any> {
+  db: Db<DB>;
   schema: string;
   kind: 'pglite' | 'postgres';
   ping(): Promise<boolean>;
@@ -75,7 +91,8 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
+export async function openDatabase<DB extends KitTables = any>(opts: DatabaseOptions): Promise<Database<DB>> {
   const { schema } = opts;
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
   if (opts.url) {
@@ -92,7 +109,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     // A dropped server connection must not crash the process; readiness reports it.
     pool.on('error', () => {});
-    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db).catch((e) => {
       // Concurrent creators race on the catalog; the schema existing is all we need.
       if (!String(e.message).includes('already exists') && e.code !== '23505') throw e;
@@ -109,7 +126,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (owned && !processPglite) processPglite = openPglite(opts.dataDir ?? 'memory://');
   const handle = opts.pglite ?? (await (processPglite as Promise<SharedPglite>));
   await handle.pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  const db: Db = new Kysely({ dialect: new PgliteDialect(handle, schema) });
+  const db = new Kysely<DB>({ dialect: new PgliteDialect(handle, schema) });
   return {
     db,
     schema,
@@ -122,7 +139,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
 }
 
-async function ping(db: Db): Promise<boolean> {
+async function ping<DB extends KitTables>(db: Db<DB>): Promise<boolean> {
   try {
     await Promise.race([
       sql`select 1`.execute(db),

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { ConfigError } from '../config.ts';
-import type { Db } from './database.ts';
+import type { Db, KitTables } from './database.ts';
 
 /**
  * Plain SQL migrations applied in order and recorded in `schema_migrations`. Files are
@@ -32,7 +32,7 @@ export function readMigrations(dir: string, prefix = ''): Migration[] {
 
 const LOCK = 'schema_migrations';
 
-export async function migrate(db: Db, migrations: Migration[]): Promise<string[]> {
+export async function migrate<DB extends KitTables>(db: Db<DB>, migrations: Migration[]): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     // One migrator at a time per schema, so replicas starting together do not race.
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ${LOCK}, 0))`.execute(trx);
@@ -56,7 +56,11 @@ export async function migrate(db: Db, migrations: Migration[]): Promise<string[]
  * Roll back applied migrations newest first, in the order of `migrations` reversed (ids of the
  * kit and of the service do not sort together), down to (not including) `toId`.
  */
-export async function rollback(db: Db, migrations: Migration[], toId: string): Promise<string[]> {
+export async function rollback<DB extends KitTables>(
+  db: Db<DB>,
+  migrations: Migration[],
+  toId: string,
+): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ${LOCK}, 0))`.execute(trx);
     const done = await sql<{ id: string }>`SELECT id FROM schema_migrations`.execute(trx);
@@ -79,7 +83,7 @@ export async function rollback(db: Db, migrations: Migration[], toId: string): P
  * The migrations not yet applied to the schema, in order (none: the schema is current). A schema
  * ahead of this code (ids it does not know) is not an error: an older version may run during a rollout.
  */
-export async function pendingMigrations(db: Db, migrations: Migration[]): Promise<string[]> {
+export async function pendingMigrations<DB extends KitTables>(db: Db<DB>, migrations: Migration[]): Promise<string[]> {
   const exists = await sql<{
     t: string | null;
   }>`SELECT to_regclass(quote_ident(current_schema()) || '.schema_migrations')::text AS t`.execute(db);
@@ -97,8 +101,8 @@ export class SchemaBehindError extends ConfigError {}
  * rollout runs the migrate entry as a job first, checked: a schema that misses any of the
  * migrations stops start-up naming them, rather than serving against tables that are not there.
  */
-export async function prepareSchema(
-  database: { db: Db; schema: string; close(): Promise<void> },
+export async function prepareSchema<DB extends KitTables>(
+  database: { db: Db<DB>; schema: string; close(): Promise<void> },
   migrations: Migration[],
   apply = true,
 ): Promise<void> {

@@ -1,0 +1,647 @@
+--
+-- PostgreSQL database dump
+--
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: workspace; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA workspace;
+
+--
+-- Name: goal_checkins_are_permanent(); Type: FUNCTION; Schema: workspace; Owner: -
+--
+
+CREATE FUNCTION workspace.goal_checkins_are_permanent() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION 'goal check-ins are permanent' USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: activity; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.activity (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    kind text NOT NULL,
+    subject_id uuid,
+    actor text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: goal_checkins; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.goal_checkins (
+    id uuid NOT NULL,
+    goal_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    status_before text NOT NULL,
+    status text NOT NULL,
+    note text NOT NULL,
+    author text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT goal_checkins_status_check CHECK ((status = ANY (ARRAY['on_track'::text, 'at_risk'::text, 'off_track'::text])))
+);
+
+--
+-- Name: goals; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.goals (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    lead text NOT NULL,
+    target_date date,
+    status text NOT NULL,
+    closing_note text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    closed_at timestamp with time zone,
+    CONSTRAINT goals_status_check CHECK ((status = ANY (ARRAY['on_track'::text, 'at_risk'::text, 'off_track'::text, 'achieved'::text, 'missed'::text, 'dropped'::text])))
+);
+
+--
+-- Name: idempotency_keys; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.idempotency_keys (
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    method text NOT NULL,
+    path text NOT NULL,
+    principal_id text NOT NULL,
+    status integer NOT NULL,
+    response jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: join_requests; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.join_requests (
+    project_id uuid NOT NULL,
+    principal_id text NOT NULL,
+    status text NOT NULL,
+    message text DEFAULT ''::text NOT NULL,
+    role text,
+    decided_by text,
+    decided_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT join_requests_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'editor'::text, 'owner'::text]))),
+    CONSTRAINT join_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'declined'::text])))
+);
+
+--
+-- Name: notifications; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.notifications (
+    id uuid NOT NULL,
+    recipient text NOT NULL,
+    kind text NOT NULL,
+    project_id uuid,
+    subject_id uuid,
+    actor text,
+    created_at timestamp with time zone NOT NULL,
+    read_at timestamp with time zone
+);
+
+--
+-- Name: outbox; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.outbox (
+    id bigint NOT NULL,
+    event_id uuid NOT NULL,
+    subject text NOT NULL,
+    event_type text NOT NULL,
+    restricted boolean DEFAULT false NOT NULL,
+    payload jsonb NOT NULL,
+    occurred_at timestamp with time zone DEFAULT now() NOT NULL,
+    published_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    claimed_until timestamp with time zone,
+    claim_token uuid
+);
+
+--
+-- Name: outbox_id_seq; Type: SEQUENCE; Schema: workspace; Owner: -
+--
+
+CREATE SEQUENCE workspace.outbox_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: outbox_id_seq; Type: SEQUENCE OWNED BY; Schema: workspace; Owner: -
+--
+
+ALTER SEQUENCE workspace.outbox_id_seq OWNED BY workspace.outbox.id;
+
+--
+-- Name: project_members; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.project_members (
+    project_id uuid NOT NULL,
+    principal_id text NOT NULL,
+    role text NOT NULL,
+    added_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT project_members_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'editor'::text, 'owner'::text])))
+);
+
+--
+-- Name: project_templates; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.project_templates (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    workflow text NOT NULL,
+    builtin boolean DEFAULT false NOT NULL,
+    starter_tasks jsonb DEFAULT '[]'::jsonb NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT project_templates_workflow_check CHECK ((workflow = ANY (ARRAY['product_development'::text, 'general'::text])))
+);
+
+--
+-- Name: projects; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.projects (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    workflow text DEFAULT 'general'::text NOT NULL,
+    checkin_weekday smallint DEFAULT 1 NOT NULL,
+    goals text DEFAULT ''::text NOT NULL,
+    instructions text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    contributes_to_knowledge boolean DEFAULT true NOT NULL,
+    legal_hold boolean DEFAULT false NOT NULL,
+    template_id uuid,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    change_seq bigint DEFAULT 0 NOT NULL,
+    structure_seq bigint DEFAULT 0 NOT NULL,
+    renumber_seq bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT projects_checkin_weekday_check CHECK (((checkin_weekday >= 1) AND (checkin_weekday <= 5))),
+    CONSTRAINT projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text]))),
+    CONSTRAINT projects_workflow_check CHECK ((workflow = ANY (ARRAY['product_development'::text, 'general'::text])))
+);
+
+--
+-- Name: saved_views; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.saved_views (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    name text NOT NULL,
+    name_key text NOT NULL,
+    layout text NOT NULL,
+    group_by text NOT NULL,
+    sort text NOT NULL,
+    sort_desc boolean DEFAULT false NOT NULL,
+    filters jsonb DEFAULT '{}'::jsonb NOT NULL,
+    "position" integer NOT NULL,
+    seed_key text,
+    created_by text NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT saved_views_layout_check CHECK ((layout = ANY (ARRAY['list'::text, 'board'::text])))
+);
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.schema_migrations (
+    id text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: task_changes; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.task_changes (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    field text NOT NULL,
+    old_value jsonb,
+    new_value jsonb,
+    actor text NOT NULL,
+    change_seq bigint NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: task_versions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.task_versions (
+    task_id uuid NOT NULL,
+    version integer NOT NULL,
+    type text NOT NULL,
+    title text NOT NULL,
+    body text NOT NULL,
+    fields jsonb NOT NULL,
+    links jsonb NOT NULL,
+    resolution text,
+    author text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: tasks; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.tasks (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    type text NOT NULL,
+    title text NOT NULL,
+    body text DEFAULT ''::text NOT NULL,
+    status_id text NOT NULL,
+    category text NOT NULL,
+    status_changed_at timestamp with time zone NOT NULL,
+    rank double precision NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    assignee text,
+    target_date date,
+    goal_id uuid,
+    origin text DEFAULT 'human'::text NOT NULL,
+    fields jsonb DEFAULT '{}'::jsonb NOT NULL,
+    links jsonb DEFAULT '[]'::jsonb NOT NULL,
+    resolution text,
+    resolved_at timestamp with time zone,
+    resolved_by text,
+    archived boolean DEFAULT false NOT NULL,
+    archived_at timestamp with time zone,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    change_seq bigint NOT NULL,
+    CONSTRAINT tasks_category_check CHECK ((category = ANY (ARRAY['backlog'::text, 'unstarted'::text, 'started'::text, 'review'::text, 'completed'::text, 'canceled'::text]))),
+    CONSTRAINT tasks_origin_check CHECK ((origin = ANY (ARRAY['human'::text, 'agent'::text, 'template'::text])))
+);
+
+--
+-- Name: outbox id; Type: DEFAULT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.outbox ALTER COLUMN id SET DEFAULT nextval('workspace.outbox_id_seq'::regclass);
+
+--
+-- Name: activity activity_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.activity
+    ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkins
+    ADD CONSTRAINT goal_checkins_pkey PRIMARY KEY (id);
+
+--
+-- Name: goals goals_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goals
+    ADD CONSTRAINT goals_pkey PRIMARY KEY (id);
+
+--
+-- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (key);
+
+--
+-- Name: join_requests join_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.join_requests
+    ADD CONSTRAINT join_requests_pkey PRIMARY KEY (project_id, principal_id);
+
+--
+-- Name: notifications notifications_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.notifications
+    ADD CONSTRAINT notifications_pkey PRIMARY KEY (id);
+
+--
+-- Name: outbox outbox_event_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.outbox
+    ADD CONSTRAINT outbox_event_id_key UNIQUE (event_id);
+
+--
+-- Name: outbox outbox_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.outbox
+    ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: project_members project_members_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.project_members
+    ADD CONSTRAINT project_members_pkey PRIMARY KEY (project_id, principal_id);
+
+--
+-- Name: project_templates project_templates_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.project_templates
+    ADD CONSTRAINT project_templates_pkey PRIMARY KEY (id);
+
+--
+-- Name: projects projects_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.projects
+    ADD CONSTRAINT projects_pkey PRIMARY KEY (id);
+
+--
+-- Name: saved_views saved_views_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_views
+    ADD CONSTRAINT saved_views_pkey PRIMARY KEY (id);
+
+--
+-- Name: saved_views saved_views_project_id_name_key_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_views
+    ADD CONSTRAINT saved_views_project_id_name_key_key UNIQUE (project_id, name_key);
+
+--
+-- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: task_changes task_changes_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.task_changes
+    ADD CONSTRAINT task_changes_pkey PRIMARY KEY (id);
+
+--
+-- Name: task_versions task_versions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.task_versions
+    ADD CONSTRAINT task_versions_pkey PRIMARY KEY (task_id, version);
+
+--
+-- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.tasks
+    ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
+
+--
+-- Name: activity_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX activity_project ON workspace.activity USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: goal_checkins_goal; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX goal_checkins_goal ON workspace.goal_checkins USING btree (goal_id, created_at DESC, id DESC);
+
+--
+-- Name: goals_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX goals_project ON workspace.goals USING btree (project_id, created_at);
+
+--
+-- Name: idempotency_keys_created; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX idempotency_keys_created ON workspace.idempotency_keys USING btree (created_at);
+
+--
+-- Name: notifications_recipient; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX notifications_recipient ON workspace.notifications USING btree (recipient, created_at DESC);
+
+--
+-- Name: outbox_published; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX outbox_published ON workspace.outbox USING btree (published_at) WHERE (published_at IS NOT NULL);
+
+--
+-- Name: outbox_unpublished; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX outbox_unpublished ON workspace.outbox USING btree (id) WHERE (published_at IS NULL);
+
+--
+-- Name: project_members_principal; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX project_members_principal ON workspace.project_members USING btree (principal_id, project_id);
+
+--
+-- Name: saved_views_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX saved_views_project ON workspace.saved_views USING btree (project_id, "position");
+
+--
+-- Name: task_changes_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX task_changes_project ON workspace.task_changes USING btree (project_id, change_seq DESC, id DESC);
+
+--
+-- Name: task_changes_project_field; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX task_changes_project_field ON workspace.task_changes USING btree (project_id, field, change_seq DESC, id DESC);
+
+--
+-- Name: task_changes_task; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX task_changes_task ON workspace.task_changes USING btree (task_id, change_seq DESC, id DESC);
+
+--
+-- Name: tasks_goal; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX tasks_goal ON workspace.tasks USING btree (goal_id) WHERE (goal_id IS NOT NULL);
+
+--
+-- Name: tasks_project_change; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX tasks_project_change ON workspace.tasks USING btree (project_id, change_seq);
+
+--
+-- Name: tasks_project_rank; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX tasks_project_rank ON workspace.tasks USING btree (project_id, rank, id);
+
+--
+-- Name: goal_checkins goal_checkins_no_truncate; Type: TRIGGER; Schema: workspace; Owner: -
+--
+
+CREATE TRIGGER goal_checkins_no_truncate BEFORE TRUNCATE ON workspace.goal_checkins FOR EACH STATEMENT EXECUTE FUNCTION workspace.goal_checkins_are_permanent();
+
+--
+-- Name: goal_checkins goal_checkins_permanent; Type: TRIGGER; Schema: workspace; Owner: -
+--
+
+CREATE TRIGGER goal_checkins_permanent BEFORE DELETE OR UPDATE ON workspace.goal_checkins FOR EACH ROW EXECUTE FUNCTION workspace.goal_checkins_are_permanent();
+
+--
+-- Name: activity activity_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.activity
+    ADD CONSTRAINT activity_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkins
+    ADD CONSTRAINT goal_checkins_goal_id_fkey FOREIGN KEY (goal_id) REFERENCES workspace.goals(id);
+
+--
+-- Name: goal_checkins goal_checkins_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkins
+    ADD CONSTRAINT goal_checkins_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: goals goals_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goals
+    ADD CONSTRAINT goals_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: join_requests join_requests_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.join_requests
+    ADD CONSTRAINT join_requests_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: notifications notifications_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.notifications
+    ADD CONSTRAINT notifications_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: project_members project_members_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.project_members
+    ADD CONSTRAINT project_members_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: saved_views saved_views_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_views
+    ADD CONSTRAINT saved_views_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: task_changes task_changes_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.task_changes
+    ADD CONSTRAINT task_changes_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: task_changes task_changes_task_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.task_changes
+    ADD CONSTRAINT task_changes_task_id_fkey FOREIGN KEY (task_id) REFERENCES workspace.tasks(id);
+
+--
+-- Name: task_versions task_versions_task_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.task_versions
+    ADD CONSTRAINT task_versions_task_id_fkey FOREIGN KEY (task_id) REFERENCES workspace.tasks(id);
+
+--
+-- Name: tasks tasks_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.tasks
+    ADD CONSTRAINT tasks_goal_id_fkey FOREIGN KEY (goal_id) REFERENCES workspace.goals(id);
+
+--
+-- Name: tasks tasks_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.tasks
+    ADD CONSTRAINT tasks_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- PostgreSQL database dump complete
+--
