@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Can, Principal } from './auth/principal.ts';
-import type { Db } from './db/database.ts';
+import type { Db, KitTables } from './db/database.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from './errors.ts';
+import { bindEmitter, type Emitter, type EventCatalogue } from './events.ts';
 
 /** DECISIONS item 5: at most 255 characters of visible ASCII. */
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -39,8 +40,8 @@ export interface CommandResult<T> {
   data: T;
 }
 
-export interface CommandContext {
-  db: Db;
+export interface CommandContext<DB extends KitTables = KitTables> {
+  db: Db<DB>;
   req: FastifyRequest;
   principal: Principal;
 }
@@ -90,9 +91,9 @@ function replayOrConflict<T>(prior: StoredCommand | undefined, hash: string) {
  * `opts.keyScope` gives each scope its own key space; `opts.beforeTransaction` runs first for a
  * new request only.
  */
-export async function runCommand<T>(
-  ctx: CommandContext,
-  work: (trx: Db) => Promise<CommandResult<T>>,
+export async function runCommand<T, DB extends KitTables = KitTables>(
+  ctx: CommandContext<DB>,
+  work: (trx: Db<DB>) => Promise<CommandResult<T>>,
   opts: CommandOptions = {},
 ): Promise<CommandResult<T> & { replayed: boolean }> {
   // A key is visible ASCII without spaces, so "<scope> <key>" never equals an unscoped key or
@@ -158,25 +159,46 @@ export const emptyBodyAsObject = async (req: FastifyRequest) => {
   if (req.body === undefined || req.body === null) req.body = {};
 };
 
-/** What a command's work runs with: its transaction, the caller and the command's clock reading. */
-export interface CommandScope {
-  trx: Db;
+/**
+ * What a command's work runs with: its transaction, the caller, the command's clock reading and
+ * `emit`, bound to all three and typed by the service's event catalogue `C` (issue 15.2).
+ */
+export interface CommandScope<DB extends KitTables = KitTables, C extends EventCatalogue = EventCatalogue> {
+  trx: Db<DB>;
   principal: Principal;
   now: Date;
+  emit: Emitter<C>;
 }
 
-/** What a route needs to run a command: the service's database and its clock. */
-export interface CommandSource {
-  database: { db: Db };
+/** What a route needs to run a command: the service's database, its clock and its declared events. */
+export interface CommandSource<DB extends KitTables = KitTables> {
+  database: { db: Db<DB> };
   clock: () => Date;
+  events?: EventCatalogue;
+}
+
+/** The emitter of a source without declared events: any emit is a programming error. */
+const undeclared: Emitter = async () => {
+  throw new Error('This service declares no events (CommandSource.events)');
+};
+
+/** The scope of a command run by hand (outside handleCommand): `emit` bound to the source's events. */
+export function commandScope<DB extends KitTables>(
+  source: CommandSource<DB>,
+  trx: Db<DB>,
+  principal: Principal,
+  now: Date,
+): CommandScope<DB> {
+  const emit = source.events ? bindEmitter(source.events, trx, now) : undeclared;
+  return { trx, principal, now, emit };
 }
 
 /** Runs a route's command once per Idempotency-Key in one transaction and answers with its result. */
-export async function handleCommand<T>(
-  source: CommandSource,
+export async function handleCommand<T, DB extends KitTables = KitTables>(
+  source: CommandSource<DB>,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (ctx: CommandScope) => Promise<T>,
+  work: (ctx: CommandScope<DB>) => Promise<T>,
   status = 200,
   opts: CommandOptions = {},
 ) {
@@ -184,7 +206,7 @@ export async function handleCommand<T>(
   const now = source.clock();
   const result = await runCommand(
     { db: source.database.db, req, principal },
-    async (trx) => ({ status, data: await work({ trx, principal, now }) }),
+    async (trx) => ({ status, data: await work(commandScope(source, trx, principal, now)) }),
     opts,
   );
   return sendCommandResult(reply, result) as never;

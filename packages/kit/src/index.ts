@@ -22,6 +22,7 @@ export { SharedPglite } from './db/pglite-dialect.ts';
 export * from './db/rows.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './events.ts';
 export * from './http/app.ts';
 export * from './http/logging.ts';
 export * from './ids.ts';

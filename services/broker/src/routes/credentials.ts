@@ -1,5 +1,6 @@
 import {
   type CommandScope,
+  commandScope,
   Envelope,
   emptyBodyAsObject,
   type Principal,
@@ -62,7 +63,7 @@ async function showOnce<T extends object, Once extends object>(
   const now = deps.clock();
   let once: Once | undefined;
   const result = await runCommand({ db: deps.database.db, req, principal }, async (trx) => {
-    const shown = await work({ trx, principal, now });
+    const shown = await work(commandScope(deps, trx, principal, now));
     once = shown.once;
     return { status, data: shown.data };
   });
