@@ -170,9 +170,9 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export class ShutdownCutShort extends Error {}
 
 /** Listens on the configured port and returns the started service: app, runtime, URL and close (app, then runtime). */
-export async function serve<A extends Listening>(
+export async function serve<A extends Listening, DB extends KitTables = KitTables>(
   app: A,
-  runtime: ServiceRuntime,
+  runtime: ServiceRuntime<DB>,
   where: { port: number; host: string },
   beforeClose?: () => void,
 ) {

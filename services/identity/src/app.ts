@@ -19,11 +19,12 @@ import { meRoutes } from './routes/me.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { principalRoutes } from './routes/principals.ts';
 import { UPSTREAM_CALLBACK_PATH, upstreamRoutes } from './routes/upstream.ts';
+import type { DB } from './store/db.ts';
 import { dbDirectory } from './store/directory.ts';
 import { findPerson } from './store/people.ts';
 
 export interface IdentityDeps {
-  database: Database;
+  database: Database<DB>;
   /** Exact issuer string (SIGN-003): locally http://127.0.0.1:4100. */
   issuer: string;
   audience: string;

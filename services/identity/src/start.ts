@@ -9,6 +9,7 @@ import { toClientMetadata } from './clients/metadata.ts';
 import { type IdentityConfig, identityConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { keysFromConfig, loadOrCreateKeys } from './oauth/keys.ts';
+import type { DB } from './store/db.ts';
 import { sweepExpired } from './store/oidc-adapter.ts';
 import { seedDevPrincipals } from './store/seed.ts';
 
@@ -43,7 +44,7 @@ export async function startIdentity(
   const stored = await loadOrCreateKeys(keysFile(config));
   const keys = config.SIGNING_KEYS ? keysFromConfig(config.SIGNING_KEYS, config.COOKIE_KEYS, stored.gateway) : stored;
 
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'identity',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

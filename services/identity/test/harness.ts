@@ -9,6 +9,7 @@ import { toClientMetadata } from '../src/clients/metadata.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { newKeyMaterial } from '../src/oauth/keys.ts';
 import type { UpstreamSettings } from '../src/oauth/upstream.ts';
+import type { DB } from '../src/store/db.ts';
 import { seedDevPrincipals } from '../src/store/seed.ts';
 
 export const AUDIENCE = 'urn:platform:api';
@@ -35,7 +36,7 @@ export async function identityHarness(
     upstream?: UpstreamSettings;
   } = {},
 ) {
-  const database = await testDatabase('identity', MIGRATIONS);
+  const database = await testDatabase<DB>('identity', MIGRATIONS);
   const port = opts.port ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const clients = loadClientDefinitions(CLIENTS_DIR, 'local', AUDIENCE).map((d) => toClientMetadata(d, {}, 'local'));

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { MIGRATIONS as ACCOUNTING_MIGRATIONS, buildApp as buildAccounting } from '@platform/accounting';
+import {
+  MIGRATIONS as ACCOUNTING_MIGRATIONS,
+  type AccountingDB,
+  buildApp as buildAccounting,
+} from '@platform/accounting';
 import { authenticatorFromConfig } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
@@ -16,7 +20,7 @@ const THIRD_PARTY = 'partner-app';
 
 let h: Awaited<ReturnType<typeof identityHarness>>;
 let accounting: Awaited<ReturnType<typeof buildAccounting>>;
-let accountingDb: Awaited<ReturnType<typeof testDatabase>>;
+let accountingDb: Awaited<ReturnType<typeof testDatabase<AccountingDB>>>;
 let config: client.Configuration;
 /** Every token-endpoint request openid-client sends: method, content type and form. */
 const tokenRequests: { contentType: string | null; form: URLSearchParams }[] = [];
@@ -47,7 +51,7 @@ beforeAll(async () => {
     return fetch(url, options as RequestInit);
   };
   // Accounting trusts the issuer exactly as in production: remote JWKS, grants over HTTP.
-  accountingDb = await testDatabase('accounting', ACCOUNTING_MIGRATIONS);
+  accountingDb = await testDatabase<AccountingDB>('accounting', ACCOUNTING_MIGRATIONS);
   accounting = await buildAccounting({
     database: accountingDb,
     authenticator: authenticatorFromConfig({

@@ -2,6 +2,7 @@ import { type CommandScope, conflict, emit, forbidden, notFound, unprocessable, 
 import { can } from '../domain/permissions.ts';
 import { isKnownRole } from '../domain/roles.ts';
 import type { Grant, GrantInput } from '../schemas/grants.ts';
+import type { DB } from '../store/db.ts';
 import { deleteGrant, findGrant, insertGrant } from '../store/grants.ts';
 import { findPerson } from '../store/people.ts';
 import { SERVICE } from './people.ts';
@@ -14,7 +15,7 @@ const grantEvent = (type: string, g: Grant) => ({
   data: { grant_id: g.id, principal_id: g.principal_id, role: g.role, scope_type: g.scope_type, scope_id: g.scope_id },
 });
 
-export async function addGrant(ctx: CommandScope, fid: string, input: GrantInput) {
+export async function addGrant(ctx: CommandScope<DB>, fid: string, input: GrantInput) {
   if (!(await findPerson(ctx.trx, fid))) throw notFound('Person');
   if (!isKnownRole(input.role)) throw unprocessable('unknown_role', `No role named ${input.role}`, 'body/data/role');
   if ((input.scope_type === 'global') !== (input.scope_id === '*')) {
@@ -36,7 +37,7 @@ export async function addGrant(ctx: CommandScope, fid: string, input: GrantInput
   return grant;
 }
 
-export async function removeGrant(ctx: CommandScope, fid: string, grantId: string) {
+export async function removeGrant(ctx: CommandScope<DB>, fid: string, grantId: string) {
   const existing = await findGrant(ctx.trx, fid, grantId);
   if (!existing) throw notFound('Grant');
   if (privileged(existing) && !can(ctx.principal, 'grants.manage_privileged')) {

@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import Provider, { type ClientMetadata, type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../store/db.ts';
 import { oidcAdapterFactory } from '../store/oidc-adapter.ts';
 import type { KeyMaterial } from './keys.ts';
 import { page } from './pages.ts';

@@ -1,4 +1,5 @@
-import type { Db } from '@platform/kit';
+import type { Db } from '../store/db.ts';
+
 import { findPersonByEmail } from '../store/people.ts';
 import { findLinkedPerson, linkedSub, linkPerson } from '../store/upstream-identities.ts';
 import type { UpstreamPerson } from './upstream.ts';

@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import * as client from 'openid-client';
+import type { Db } from '../store/db.ts';
 import { oidcAdapterFactory } from '../store/oidc-adapter.ts';
 
 /** An upstream OpenID provider people may sign in with (UPSTREAM_OIDC_*). */

@@ -2,9 +2,10 @@ import { type App, type Database, handleCommand, routeGuards } from '@platform/k
 import { type Action, can } from '../domain/permissions.ts';
 import type { Matrix } from '../domain/roles.ts';
 import type { GatewayIssuer } from '../oauth/gateway.ts';
+import type { DB } from '../store/db.ts';
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   clock: () => Date;
   gateway?: GatewayIssuer;
   /** The role-to-action matrix of every service's policy (authz/me, roles). */

@@ -3,12 +3,13 @@ import type { default as Provider } from 'oidc-provider';
 import { verifyPassword } from '../domain/passwords.ts';
 import { page } from '../oauth/pages.ts';
 import { escapeHtml } from '../oauth/provider.ts';
+import type { DB } from '../store/db.ts';
 import { findPersonByEmail } from '../store/people.ts';
 import { expired, hidden, interactionSteps } from './interaction-steps.ts';
 
 export interface InteractionDeps {
   provider: Provider;
-  database: Database;
+  database: Database<DB>;
   /** Local mode: the dev principals sign in with one click. */
   devPeople?: () => Promise<{ email: string; label: string }[]>;
   /** The upstream OpenID provider's name when one is configured: the page offers it first. */

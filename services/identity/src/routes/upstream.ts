@@ -4,6 +4,7 @@ import type { default as Provider } from 'oidc-provider';
 import { escapeHtml } from '../oauth/provider.ts';
 import { UpstreamFailure, type UpstreamSignIn } from '../oauth/upstream.ts';
 import { matchUpstreamPerson, type Refusal } from '../oauth/upstream-person.ts';
+import type { DB } from '../store/db.ts';
 import { expired, hidden, htmlPage, interactionSteps } from './interaction-steps.ts';
 
 /** Identity's one callback at the upstream (registered there exactly). */
@@ -11,7 +12,7 @@ export const UPSTREAM_CALLBACK_PATH = '/upstream/callback';
 
 export interface UpstreamRouteDeps {
   provider: Provider;
-  database: Database;
+  database: Database<DB>;
   upstream: UpstreamSignIn;
   clock: () => Date;
 }

@@ -1,4 +1,5 @@
-import type { Db, Grant, Principal, PrincipalDirectory } from '@platform/kit';
+import type { Grant, Principal, PrincipalDirectory } from '@platform/kit';
+import type { Db } from './db.ts';
 import { grantsOf } from './grants.ts';
 import { findPerson, findPersonByEmail } from './people.ts';
 

@@ -1,14 +1,17 @@
-import { type Db, isoOrThrow } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
+import type { Selectable } from 'kysely';
 import type { Grant, GrantInput } from '../schemas/grants.ts';
+import type { Db, Grants } from './db.ts';
 
-const toGrant = (r: Record<string, unknown>): Grant => ({
-  id: r.id as string,
-  principal_id: r.principal_id as string,
-  role: r.role as string,
+const toGrant = (r: Selectable<Grants>): Grant => ({
+  id: r.id,
+  principal_id: r.principal_id,
+  role: r.role,
+  // The table's CHECK holds it to the schema's values.
   scope_type: r.scope_type as Grant['scope_type'],
-  scope_id: r.scope_id as string,
-  verified: r.verified as boolean,
-  created_at: isoOrThrow(r.created_at as Date),
+  scope_id: r.scope_id,
+  verified: r.verified,
+  created_at: isoOrThrow(r.created_at),
 });
 
 export async function grantsOf(db: Db, principalId: string): Promise<Grant[]> {

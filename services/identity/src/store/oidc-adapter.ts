@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Db } from './db.ts';
 
 /**
  * The authorization server's storage (sessions, interactions, codes, grants) in identity's own
@@ -43,11 +43,9 @@ export function oidcAdapterFactory(db: Db) {
         .where(column, '=', value)
         .executeTakeFirst();
       if (!row) return undefined;
-      if (row.expires_at && new Date(row.expires_at as Date).getTime() <= Date.now()) return undefined;
+      if (row.expires_at && row.expires_at.getTime() <= Date.now()) return undefined;
       const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as AdapterPayload;
-      return row.consumed_at
-        ? { ...payload, consumed: Math.floor(new Date(row.consumed_at as Date).getTime() / 1000) }
-        : payload;
+      return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
     }
 
     find(id: string) {

@@ -1,20 +1,22 @@
-import { type Db, isoOrThrow } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
+import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Person } from '../schemas/people.ts';
+import type { Db, People } from './db.ts';
 
 export interface PersonRow extends Person {
   password_hash: string | null;
 }
 
-const toPerson = (r: Record<string, unknown>): PersonRow => ({
-  fid: r.fid as string,
-  email: r.email as string,
-  email_verified: r.email_verified as boolean,
-  name: { first: r.first_name as string, last: r.last_name as string },
+const toPerson = (r: Selectable<People>): PersonRow => ({
+  fid: r.fid,
+  email: r.email,
+  email_verified: r.email_verified,
+  name: { first: r.first_name, last: r.last_name },
   has_password: r.password_hash !== null,
-  password_hash: r.password_hash as string | null,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  password_hash: r.password_hash,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 /** The API never shows the hash. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Db, DEFAULT_DEV_PRINCIPALS, devFid, type Grant, uuidv5 } from '@platform/kit';
+import { DEFAULT_DEV_PRINCIPALS, devFid, type Grant, uuidv5 } from '@platform/kit';
+import type { Db } from './db.ts';
 
 interface DevFile {
   people: { email: string; given_name?: string; family_name?: string; grants: Grant[] }[];

@@ -1,4 +1,4 @@
-import type { Db } from '@platform/kit';
+import type { Db } from './db.ts';
 
 /** The person an upstream account is linked to, if any. */
 export async function findLinkedPerson(db: Db, issuer: string, sub: string): Promise<string | undefined> {
@@ -8,7 +8,7 @@ export async function findLinkedPerson(db: Db, issuer: string, sub: string): Pro
     .where('issuer', '=', issuer)
     .where('sub', '=', sub)
     .executeTakeFirst();
-  return row?.fid as string | undefined;
+  return row?.fid;
 }
 
 /** The upstream account a person is linked to at this issuer, if any. */
@@ -19,7 +19,7 @@ export async function linkedSub(db: Db, issuer: string, fid: string): Promise<st
     .where('issuer', '=', issuer)
     .where('fid', '=', fid)
     .executeTakeFirst();
-  return row?.sub as string | undefined;
+  return row?.sub;
 }
 
 /**
