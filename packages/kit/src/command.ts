@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Can, Principal } from './auth/principal.ts';
 import type { Db, KitTables } from './db/database.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from './errors.ts';
-import { bindEmitter, type Emitter, type EventCatalogue } from './events.ts';
+import { type AnyEvent, bindEmitter, type Emitter, type EventCatalogue } from './events.ts';
 
 /** DECISIONS item 5: at most 255 characters of visible ASCII. */
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -161,13 +161,17 @@ export const emptyBodyAsObject = async (req: FastifyRequest) => {
 
 /**
  * What a command's work runs with: its transaction, the caller, the command's clock reading and
- * `emit`, bound to all three and typed by the service's event catalogue `C` (issue 15.2).
+ * `emit`, bound to all three and typed by the service's events `E` (`EventOf<typeof events>`, issue 15.2).
  */
-export interface CommandScope<DB extends KitTables = KitTables, C extends EventCatalogue = EventCatalogue> {
+export interface CommandScope<DB extends KitTables = KitTables, E extends AnyEvent = AnyEvent> {
   trx: Db<DB>;
   principal: Principal;
   now: Date;
-  emit: Emitter<C>;
+  /**
+   * Writes declared events into the outbox in this transaction, stamped with the service and the
+   * command's clock. (A method, so a service's narrowly typed scope accepts the kit's scope.)
+   */
+  emit(events: E | readonly E[]): Promise<void>;
 }
 
 /** What a route needs to run a command: the service's database, its clock and its declared events. */

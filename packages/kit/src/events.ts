@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
 import type { Db } from './db/database.ts';
 import { type EventInput, emit } from './outbox.ts';
@@ -58,13 +59,32 @@ export type Emitter<C extends EventCatalogue = EventCatalogue> = (
 /** Payloads are checked against their schemas under test (vitest, or NODE_ENV=test), not in production. */
 const checking = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
 
+let ajv: Ajv | undefined;
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+/** The schema's validator, compiled once (plain JSON Schema: formats and enums as the HTTP layer reads them). */
+function validatorOf(schema: TSchema): ValidateFunction {
+  let v = compiled.get(schema);
+  if (!v) {
+    if (!ajv) {
+      ajv = new Ajv({ strict: false, allErrors: true });
+      addFormats(ajv);
+      ajv.addFormat('month', /^\d{4}-(0[1-9]|1[0-2])$/);
+    }
+    v = ajv.compile(schema);
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
 /** The JSON the bus carries (dates as strings), checked against the declared schema. */
 function check(catalogue: EventCatalogue, type: string, which: 'payload' | 'personal', data: unknown) {
   const schema = catalogue.events[type]?.[which];
   if (!schema) throw new Error(`Event ${catalogue.service} ${type} declares no ${which}`);
   const wire = JSON.parse(JSON.stringify(data ?? null));
-  if (Value.Check(schema, wire)) return;
-  const errors = [...Value.Errors(schema, wire)].slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`);
+  const validate = validatorOf(schema);
+  if (validate(wire)) return;
+  const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
   throw new Error(`Event ${catalogue.service} ${type}: ${which} does not match its schema: ${errors.join('; ')}`);
 }
 

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { bindEmitter, defineEvents, subjectsOf } from '../src/events.ts';
+import type { CommandScope } from '../src/command.ts';
+import type { Database, KitTables } from '../src/db/database.ts';
+import { bindEmitter, defineEvents, type EventOf, subjectsOf } from '../src/events.ts';
 import { testDatabase } from '../src/testing/database.ts';
 
 let database: Database & { drop(): Promise<void> };
@@ -73,5 +74,18 @@ describe('15.2 typed events', () => {
       { subject: 'restricted.things.thing.deleted', personal: true },
     ]);
     expect(() => defineEvents('x', { 'x.y': { description: 'none' } })).toThrow(/declares no payload/);
+  });
+
+  it("15.2 a command's scope typed by the catalogue refuses undeclared events at compile time", () => {
+    const command = async (ctx: CommandScope<KitTables, EventOf<typeof events>>) => {
+      await ctx.emit({ type: 'thing.created', data: { id: 'a', size: 1 } });
+      // @ts-expect-error an undeclared type
+      await ctx.emit({ type: 'thing.unknown', data: {} });
+      // @ts-expect-error a payload off its schema
+      await ctx.emit({ type: 'thing.created', data: { id: 'a', size: 'big' } });
+    };
+    // The kit's scope (any event) is what handleCommand passes to the service's narrower one.
+    const run = (work: (ctx: CommandScope) => Promise<void>) => work;
+    expect(run(command)).toBe(command);
   });
 });

@@ -1,5 +1,6 @@
 import { type Authenticator, createServiceApp, type Database, type PolicyInputs } from '@platform/kit';
 import { vendorsCan } from './domain/permissions.ts';
+import { events } from './events.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { firmRoutes } from './routes/firms.ts';
@@ -21,6 +22,7 @@ export async function buildApp(deps: VendorsDeps) {
     database: deps.database,
     can: vendorsCan(deps.callers),
     clock: deps.clock ?? (() => new Date()),
+    events,
   };
   return createServiceApp({
     service: 'vendors',

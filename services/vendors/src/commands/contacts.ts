@@ -1,10 +1,10 @@
-import { conflict, emit, notFound, uuidv7 } from '@platform/kit';
+import { conflict, notFound, uuidv7 } from '@platform/kit';
 import { initialActive, normaliseEmail } from '../domain/contacts.ts';
 import { isChange } from '../domain/firms.ts';
 import type { Contact, ContactInput } from '../schemas/contacts.ts';
 import { insertContact, lockContact, setContactActive } from '../store/contacts.ts';
 import { findFirm } from '../store/firms.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { vendorNotFound } from './firms.ts';
 
 /**
@@ -12,7 +12,7 @@ import { vendorNotFound } from './firms.ts';
  * contact at this or any other firm (ignoring case) is 409 contact_exists (VEN-020..022).
  */
 export async function addContact(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   firmId: string,
   input: ContactInput,
 ): Promise<Contact> {
@@ -33,23 +33,16 @@ export async function addContact(
   );
   if (!contact) throw conflict('contact_exists', 'This email is already a contact at this or another firm');
   // Ids and flags only: never the contact's email or name (VEN-055, VEN-056).
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'vendor.contact_added',
-        data: { vendor_id: firmId, contact_id: contact.id, active: contact.active, actor_fid: principal.id },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'vendor.contact_added',
+    data: { vendor_id: firmId, contact_id: contact.id, active: contact.active, actor_fid: principal.id },
+  });
   return contact;
 }
 
 /** Allows or stops a contact signing in; the value already held changes nothing and emits nothing. */
 export async function changeContactAccess(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   firmId: string,
   contactId: string,
   active: boolean,
@@ -59,16 +52,9 @@ export async function changeContactAccess(
   if (!held) throw notFound('Contact', 'contact_not_found');
   if (!isChange(held.active, active)) return held;
   const contact = await setContactActive(trx, contactId, active, now);
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'vendor.contact_access_changed',
-        data: { vendor_id: firmId, contact_id: contactId, active, actor_fid: principal.id },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'vendor.contact_access_changed',
+    data: { vendor_id: firmId, contact_id: contactId, active, actor_fid: principal.id },
+  });
   return contact;
 }

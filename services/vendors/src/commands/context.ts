@@ -1,6 +1,5 @@
-import type { CommandScope } from '@platform/kit';
+import type { CommandScope, EventOf, KitTables } from '@platform/kit';
+import type { events } from '../events.ts';
 
-/** What a command runs with: the transaction, the caller and the command's clock reading. */
-export type CommandCtx = CommandScope;
-
-export const SERVICE = 'vendors';
+/** What a command runs with: the transaction, the caller, the command's clock reading and its typed emit. */
+export type CommandCtx = CommandScope<KitTables, EventOf<typeof events>>;

@@ -1,13 +1,13 @@
-import { conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { conflict, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { type FirmStatus, initialStatus, isChange, otherDescription } from '../domain/firms.ts';
 import type { Firm, FirmInput } from '../schemas/firms.ts';
 import { insertFirm, lockFirm, setFirmStatus } from '../store/firms.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 
 export const vendorNotFound = () => notFound('Vendor', 'vendor_not_found');
 
 /** Adds a firm; a name held by another firm ignoring case is 409 vendor_exists (VEN-003, VEN-006). */
-export async function registerFirm({ trx, principal, now }: CommandCtx, input: FirmInput): Promise<Firm> {
+export async function registerFirm({ trx, principal, now, emit }: CommandCtx, input: FirmInput): Promise<Firm> {
   const refusal = otherDescription(input.kind, input.kind_description);
   if (refusal) {
     throw unprocessable(
@@ -32,42 +32,28 @@ export async function registerFirm({ trx, principal, now }: CommandCtx, input: F
     now,
   );
   if (!firm) throw conflict('vendor_exists', 'A firm with this name already exists (names are compared ignoring case)');
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'vendor.registered',
-        data: {
-          vendor_id: firm.id,
-          kind: firm.kind,
-          discipline: firm.discipline,
-          status: firm.status,
-          actor_fid: principal.id,
-        },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'vendor.registered',
+    data: {
+      vendor_id: firm.id,
+      kind: firm.kind,
+      discipline: firm.discipline,
+      status: firm.status,
+      actor_fid: principal.id,
+    },
+  });
   return firm;
 }
 
 /** Marks a firm active or inactive; the value it already holds changes nothing and emits nothing. */
-export async function changeFirmStatus({ trx, principal, now }: CommandCtx, id: string, status: FirmStatus) {
+export async function changeFirmStatus({ trx, principal, now, emit }: CommandCtx, id: string, status: FirmStatus) {
   const held = await lockFirm(trx, id);
   if (!held) throw vendorNotFound();
   if (!isChange(held.status, status)) return held;
   const firm = await setFirmStatus(trx, id, status, now);
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'vendor.status_changed',
-        data: { vendor_id: id, status, previous_status: held.status, actor_fid: principal.id },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'vendor.status_changed',
+    data: { vendor_id: id, status, previous_status: held.status, actor_fid: principal.id },
+  });
   return firm;
 }

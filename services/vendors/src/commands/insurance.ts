@@ -1,10 +1,10 @@
-import { conflict, emit, unprocessable, uuidv7 } from '@platform/kit';
+import { conflict, unprocessable, uuidv7 } from '@platform/kit';
 import { otherDescription } from '../domain/firms.ts';
 import { expiresBeforeStart } from '../domain/insurance.ts';
 import type { Certificate, CertificateInput } from '../schemas/insurance.ts';
 import { lockFirm } from '../store/firms.ts';
 import { insertCertificate } from '../store/insurance.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { vendorNotFound } from './firms.ts';
 
 /**
@@ -12,7 +12,7 @@ import { vendorNotFound } from './firms.ts';
  * certificates and its status move one command at a time.
  */
 export async function recordCertificate(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   firmId: string,
   input: CertificateInput,
 ): Promise<Certificate> {
@@ -34,23 +34,16 @@ export async function recordCertificate(
   if (!certificate) {
     throw conflict('insurance_exists', 'This coverage, policy number and start date are already recorded for the firm');
   }
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'vendor.insurance_recorded',
-        data: {
-          vendor_id: firmId,
-          certificate_id: certificate.id,
-          coverage: certificate.coverage,
-          starts_on: certificate.starts_on,
-          expires_on: certificate.expires_on,
-          actor_fid: principal.id,
-        },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'vendor.insurance_recorded',
+    data: {
+      vendor_id: firmId,
+      certificate_id: certificate.id,
+      coverage: certificate.coverage,
+      starts_on: certificate.starts_on,
+      expires_on: certificate.expires_on,
+      actor_fid: principal.id,
+    },
+  });
   return certificate;
 }

@@ -1,11 +1,15 @@
 import { type App, allowedTo, type Can, type Database, handleCommand, requireIdempotencyKey } from '@platform/kit';
 import type { Action } from '../domain/permissions.ts';
+import type { events } from '../events.ts';
+import type { DB } from '../store/db.ts';
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   /** The policy's `can` with this deployment's audiences and editors (domain/permissions.ts). */
   can: Can<Action>;
   clock: () => Date;
+  /** The service's declared events: what a command's `emit` accepts. */
+  events: typeof events;
 }
 
 export type RouteModule = (app: App, deps: RouteDeps) => void;
