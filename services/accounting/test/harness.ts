@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type App, chain, type Database, DevPrincipals, devFid, devHeaderAuthenticator } from '@platform/kit';
+import {
+  type App,
+  chain,
+  type Database,
+  DevPrincipals,
+  devFid,
+  devHeaderAuthenticator,
+  serviceTokenAuthenticator,
+} from '@platform/kit';
 import { injectJson, outboxEvents, rowCount, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -17,6 +25,10 @@ export const STAFF = 'staff@dev.local';
 export const PAYMENTS = 'service:payments';
 export const BILLING = 'service:billing';
 export const fid = devFid;
+/** The shared service token this harness accepts (X-Platform-Service-Token). */
+export const SERVICE_TOKEN = 'accounting-test-service-token';
+/** A caller: a dev principal's email or id, the service token acting for a person (`{onBehalfOf}`), or nobody. */
+export type As = string | { onBehalfOf: string } | null;
 
 /**
  * One accounting app per test file on a fresh database, with a clock the test sets.
@@ -25,9 +37,13 @@ export const fid = devFid;
 export async function harness(opts: { now?: string } = {}) {
   const database = await testDatabase('accounting', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-15T12:00:00Z');
+  const directory = DevPrincipals.load();
   const app = await buildApp({
     database,
-    authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),
+    authenticator: chain(
+      serviceTokenAuthenticator({ tokens: [SERVICE_TOKEN], directory }),
+      devHeaderAuthenticator(directory),
+    ),
     clock: () => now,
     logLevel: 'silent',
   });
@@ -36,11 +52,17 @@ export async function harness(opts: { now?: string } = {}) {
   const call = async (
     method: 'GET' | 'POST' | 'DELETE',
     url: string,
-    as: string | null,
+    as: As,
     body?: unknown,
     key: string | null = method === 'GET' ? null : randomUUID(),
   ) => {
-    return injectJson(app as App, method, url, { headers: as ? { 'x-dev-principal': as } : {}, body, key });
+    const headers: Record<string, string> =
+      as === null
+        ? {}
+        : typeof as === 'string'
+          ? { 'x-dev-principal': as }
+          : { 'x-platform-service-token': SERVICE_TOKEN, 'x-platform-on-behalf-of': as.onBehalfOf };
+    return injectJson(app as App, method, url, { headers, body, key });
   };
 
   const h = {

@@ -270,3 +270,33 @@ describe('one identity’s budget', () => {
     expect((await h.call('GET', `/v1/budgets/${P}`, ADMIN)).data.override).toBeNull();
   });
 });
+
+describe('14.5 budgets are not managed through the shared service token', () => {
+  const rows = async () => ({
+    settings: await h.db.selectFrom('budget_settings').selectAll().execute(),
+    overrides: await h.db.selectFrom('budget_overrides').selectAll().orderBy('actor_fid').execute(),
+  });
+
+  it('14.5 BRK-182 through the service token a platform admin’s (or Super Admin’s) PUT and DELETE of budgets are 403, nothing written; the same admin directly may', async () => {
+    h.expectStatus('set', await putLimit(`/v1/budgets/${Q}`, 500), 200);
+    const before = await rows();
+    for (const who of [ADMIN, 'superadmin@dev.local']) {
+      const as = { service: who };
+      for (const r of [
+        await putLimit('/v1/budgets/default', 1, as),
+        await putLimit(`/v1/budgets/${P}`, 1, as),
+        await h.call('DELETE', `/v1/budgets/${Q}`, as),
+      ]) {
+        expect(r.status, who).toBe(403);
+        expect(r.errors[0].code).toBe('forbidden');
+      }
+    }
+    expect(await rows()).toEqual(before);
+    // Reading everyone's budgets is not a change: it still goes through.
+    expect((await h.call('GET', `/v1/budgets/${Q}`, { service: ADMIN })).status).toBe(200);
+
+    h.expectStatus('direct put', await putLimit(`/v1/budgets/${P}`, 77), 200);
+    h.expectStatus('direct delete', await h.call('DELETE', `/v1/budgets/${P}`, ADMIN), 200);
+    h.expectStatus('direct default', await putLimit('/v1/budgets/default', 10_000), 200);
+  });
+});

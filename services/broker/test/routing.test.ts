@@ -251,3 +251,27 @@ describe('settings and families', () => {
     }
   });
 });
+
+describe('14.5 routing is not managed through the shared service token', () => {
+  it('14.5 BRK-183 BRK-185 through the service token a platform admin’s (or Super Admin’s) rules PUT and auto-route PUT are 403, nothing written; the same admin directly may', async () => {
+    await putRules([nano]);
+    const rules = await ruleRows();
+    const optOuts = await optOutRows();
+    const email = `token-${tag()}@broker.test`;
+    for (const who of [ADMIN, 'superadmin@dev.local']) {
+      const as = { service: who };
+      const put = await h.call('PUT', RULES, as, { data: { rules: [] } });
+      expect(put.status, who).toBe(403);
+      expect(put.errors[0].code).toBe('forbidden');
+      const off = await h.call('PUT', AUTO, as, { data: { email, enabled: false } });
+      expect(off.status, who).toBe(403);
+    }
+    expect(await ruleRows()).toEqual(rules);
+    expect(await optOutRows()).toEqual(optOuts);
+
+    await putRules([]);
+    expect(await ruleRows()).toEqual([]);
+    h.expectStatus('direct off', await h.call('PUT', AUTO, ADMIN, { data: { email, enabled: false } }), 200);
+    h.expectStatus('direct on', await h.call('PUT', AUTO, ADMIN, { data: { email, enabled: true } }), 200);
+  });
+});
