@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type App, chain, DevPrincipals, devFid, devHeaderAuthenticator } from '@platform/kit';
+import {
+  type App,
+  chain,
+  DevPrincipals,
+  devFid,
+  devHeaderAuthenticator,
+  serviceTokenAuthenticator,
+} from '@platform/kit';
 import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
 import { buildApp } from '../src/app.ts';
 import type { Role } from '../src/domain/roles.ts';
@@ -20,6 +27,13 @@ export const fid = devFid;
 
 export const tag = () => randomUUID().slice(0, 8);
 
+/** The shared service token the harness accepts (X-Platform-Service-Token). */
+export const SERVICE_TOKEN = 'workspace-harness-service-token';
+/** The shared service token acting for `email` (X-Platform-On-Behalf-Of). */
+export const viaToken = (email: string) => ({
+  headers: { 'x-platform-service-token': SERVICE_TOKEN, 'x-platform-on-behalf-of': email },
+});
+
 /**
  * How a request proves who it is: an email (the dev header), {headers} for exactly these
  * headers, or null for nothing.
@@ -36,9 +50,13 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export async function harness(opts: { now?: string } = {}) {
   const database = await testDatabase('workspace', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');
+  const directory = DevPrincipals.load();
   const app = await buildApp({
     database,
-    authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),
+    authenticator: chain(
+      serviceTokenAuthenticator({ tokens: [SERVICE_TOKEN], directory }),
+      devHeaderAuthenticator(directory),
+    ),
     clock: () => now,
     logLevel: 'silent',
   });

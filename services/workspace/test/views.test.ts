@@ -106,11 +106,9 @@ describe('saving a view', () => {
     expect((await views(p.id))[0]).toEqual(list);
   });
 
-  it('an outsider gets 404 on view commands; a platform admin writes with owner rights', async () => {
+  it('an outsider gets 404 on view commands', async () => {
     const p = await h.team();
     expect((await h.call('POST', url(p.id), OUTSIDER, { data: { name: 'X', layout: 'list' } })).status).toBe(404);
-    const v = await addView(p.id, { name: 'By admin' }, ADMIN);
-    expect((await h.call('DELETE', viewUrl(p.id, v.id), ADMIN)).status).toBe(204);
   });
 
   it('WS-219 layout is list or board: anything else is 422', async () => {

@@ -4,10 +4,10 @@ import type { Project, ProjectPatch } from '../schemas/projects.ts';
 import { setProjectFlag, updateSettings } from '../store/project-settings.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { type CommandCtx, SERVICE } from './context.ts';
-import { projectForWrite } from './project-access.ts';
+import { projectForHoldRelease, projectForWrite } from './project-access.ts';
 
 /**
- * An owner (or a platform admin) updates the project's settings: name, description,
+ * An owner updates the project's settings: name, description,
  * instructions, checkin_weekday, legacy goals. workflow never changes (the schema refuses it). A
  * PATCH that changes something takes one structure change number and emits project.updated with
  * the names of the changed fields; one that changes nothing takes none and emits nothing.
@@ -26,13 +26,17 @@ export async function updateProject(ctx: CommandCtx, projectId: string, patch: P
 }
 
 /**
- * Archive, restore, withdraw from or contribute to knowledge, place or release a legal hold
- * (owners; allowed on an archived project, so it can be restored). A real change takes one
- * structure change number and emits one event; asking for what already holds changes nothing.
+ * Archive, restore, withdraw from or contribute to knowledge, place a legal hold (owners), release
+ * one (platform admins only); allowed on an archived project, so it can be restored. A real
+ * change takes one structure change number and emits one event; asking for what already holds
+ * changes nothing.
  */
 export async function changeProjectStatus(ctx: CommandCtx, projectId: string, action: StatusAction): Promise<Project> {
   const { trx, principal, now } = ctx;
-  const { project, access } = await projectForWrite(ctx, projectId, 'owner', { allowArchived: true });
+  const { project, access } =
+    action === 'release_legal_hold'
+      ? await projectForHoldRelease(ctx, projectId)
+      : await projectForWrite(ctx, projectId, 'owner', { allowArchived: true });
   const change = statusChange(project, action);
   if (!change) return { ...project, role: access.member };
   await takeChangeNumber(trx, projectId, 'structure');

@@ -80,7 +80,7 @@ export function checkinNote(raw: string): string {
   return note;
 }
 
-/** Who may check in: the goal's lead or a project owner (a platform admin acts as owner); else 403 not_a_member. */
+/** Who may check in: the goal's lead or a project owner (by membership); else 403 not_a_member. */
 export function requireCheckinAuthor(isOwner: boolean, isLead: boolean): void {
   if (!isOwner && !isLead) {
     throw forbidden('Only the goal lead or a project owner may post a check-in', 'not_a_member');

@@ -114,7 +114,7 @@ export const memberRoutes: RouteModule = (app, deps) => {
     },
     async (req, reply) => {
       const { access } = await readableProject(deps, req, req.params.id);
-      requireRole(access, 'owner');
+      requireRole(access, 'owner', 'read');
       const page = pageRequest(req.query, 50);
       const { items, total } = await listJoinRequests(
         deps.database.db,

@@ -119,7 +119,7 @@ export const projectRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary:
-          'Update a project (owners; platform admins): name, description, instructions, checkin_weekday (1 to 5), legacy goals. workflow never changes. A no-op changes nothing; an archived project is 409 project_archived',
+          'Update a project (owners): name, description, instructions, checkin_weekday (1 to 5), legacy goals. workflow never changes. A no-op changes nothing; an archived project is 409 project_archived',
         headers: CommandHeaders,
         params: ProjectParams,
         body: Command(ProjectPatch),
@@ -136,7 +136,7 @@ export const projectRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         summary:
-          'Archive or restore a project, withdraw it from or return it to knowledge, place or release a legal hold (owners; platform admins). Asking for what already holds changes nothing',
+          'Archive or restore a project, withdraw it from or return it to knowledge, place a legal hold (owners); release a legal hold (platform admins only, with or without a membership). Asking for what already holds changes nothing',
         headers: CommandHeaders,
         params: ProjectParams,
         body: Command(StatusInput),

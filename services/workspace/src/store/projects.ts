@@ -1,6 +1,6 @@
 import { type Db, isoOrThrow, type Principal } from '@platform/kit';
 import { sql } from 'kysely';
-import { actsAsAdmin } from '../domain/permissions.ts';
+import { actsAsAdmin, ownerRefusal } from '../domain/permissions.ts';
 import { type ProjectAccess, projectNotFound, type Role } from '../domain/roles.ts';
 import type { Workflow } from '../domain/workflows.ts';
 import type { Project } from '../schemas/projects.ts';
@@ -91,9 +91,11 @@ export async function visibleProject(
 ): Promise<VisibleProject> {
   const project = opts.lock ? await lockProject(db, id) : await findProject(db, id);
   if (!project) throw projectNotFound();
+  const refused = ownerRefusal(principal);
   const access: ProjectAccess = {
     member: await memberRole(db, id, principal.id),
     admin: actsAsAdmin(principal, asMember),
+    ...(refused === undefined ? {} : { ownerRefused: refused }),
   };
   if (!access.admin && access.member === null) throw projectNotFound();
   return { project, access };
