@@ -25,6 +25,7 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './http/app.ts';
 export * from './http/logging.ts';
+export * from './http/routes.ts';
 export * from './ids.ts';
 export { KIT_MIGRATIONS } from './kit-migrations.ts';
 export * from './migrate-main.ts';

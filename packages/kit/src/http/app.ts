@@ -11,6 +11,7 @@ import { type ErrorDetail, isAppError, unavailable } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { normaliseInput } from '../schemas.ts';
 import { loggerOptions, OneLinePerRequest } from './logging.ts';
+import { type DeclaredRouteConfig, ErrorHeader, undeclaredCodes } from './routes.ts';
 import { validationDetails, validatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -43,7 +44,15 @@ export interface ServiceAppOptions {
   security?: readonly SecuritySchemeName[];
   /** Serve the interactive docs at /api-docs (default on; spec 2 puts them behind SWAGGER_ON). */
   apiDocs?: boolean;
+  /**
+   * A declared route that answers a code it did not declare answers 500 undeclared_error_code
+   * instead, so the test that provoked it fails (issue 15.1). Default: on under Vitest or NODE_ENV=test.
+   */
+  strictErrors?: boolean;
 }
+
+/** Tests run with strict error codes; production never refuses its own answer. */
+const testing = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
 
 /** Whether the app answers GET /api-docs: the launcher's banner and runMain name the docs only then. */
 export const servesApiDocs = (app: { hasRoute(route: { method: 'GET'; url: string }): boolean }): boolean =>
@@ -154,13 +163,17 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     if ((schema as { hide?: boolean }).hide) return;
     schema.response = schema.response ?? {};
     const response = schema.response as Record<string, unknown>;
+    // A declared route lists exactly the statuses and codes it answers (routes.ts).
+    if ((route.config as DeclaredRouteConfig | undefined)?.declaredErrors) return;
     for (const status of ERROR_STATUSES) response[status] ??= Type.Ref('ErrorEnvelope');
     // Discovery and ops routes need no proof; /v1 routes take the document-wide list.
     if (!route.url.startsWith('/v1/')) schema.security ??= [];
   });
 
   app.addSchema(ErrorEnvelope);
+  app.addSchema(ErrorHeader);
 
+  const strictErrors = opts.strictErrors ?? testing();
   app.setErrorHandler((error: FastifyError, req, reply) => {
     let status = 500;
     let details: ErrorDetail[];
@@ -189,6 +202,20 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     } else {
       req.log.error({ err: error }, 'unhandled error');
       details = [{ code: 'internal_error', message: 'Internal error' }];
+    }
+    const undeclared = strictErrors
+      ? undeclaredCodes(req.routeOptions.config as DeclaredRouteConfig, status, details)
+      : [];
+    if (undeclared.length > 0) {
+      const route = `${req.method} ${req.routeOptions.url}`;
+      req.log.error({ undeclared, status }, 'undeclared error code');
+      status = 500;
+      details = [
+        {
+          code: 'undeclared_error_code',
+          message: `${route} answered ${undeclared.join(', ')}, which it does not declare`,
+        },
+      ];
     }
     return reply.code(status).send({ header: header(opts.service, String(req.id)), payload: { errors: details } });
   });

@@ -5,3 +5,4 @@ export * from './http-get-load.ts';
 export * from './inject.ts';
 export * from './measure.ts';
 export * from './openapi.ts';
+export * from './route-checks.ts';
