@@ -1,8 +1,9 @@
-import type { Database, Db } from '@platform/kit';
+import type { Database } from '@platform/kit';
 import { type BenchKind, benchDatabase as kitBenchDatabase, listenOnFreePort } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { Db } from '../src/store/db.ts';
 
 /** Shared pieces of the documents benchmark: databases, the server, seeding. */
 

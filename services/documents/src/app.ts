@@ -5,9 +5,10 @@ import type { RouteDeps } from './routes/deps.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { readableRoutes } from './routes/readable.ts';
 import { sasRoutes } from './routes/sas.ts';
+import type { DB } from './store/db.ts';
 
 export interface DocumentsDeps {
-  database: Database;
+  database: Database<DB>;
   /** Absent when no storage is configured: SAS minting, registration and single reads answer 503. */
   storage: BlobStorage | undefined;
   /** DOCUMENTS_MAX_UPLOAD_BYTES. */

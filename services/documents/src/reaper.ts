@@ -1,5 +1,6 @@
-import type { BlobStorage, Db } from '@platform/kit';
+import type { BlobStorage } from '@platform/kit';
 import { inFlightSince, mayBeOrphan, ORPHAN_BATCH_SIZE } from './domain/orphans.ts';
+import type { Db } from './store/db.ts';
 import { type BlobLocation, dropStaleMarks, lockBlobNames, orphansAmong } from './store/orphans.ts';
 
 export interface OrphanReaperOptions {

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { type DocumentsConfig, documentsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { OrphanReaper } from './reaper.ts';
+import type { DB } from './store/db.ts';
 
 /**
  * Starts documents: database and migrations, outbox publisher, storage from the catalog, HTTP,
@@ -14,7 +15,7 @@ export async function startDocuments(
   config: DocumentsConfig = documentsConfig(),
   shared: SharedInfrastructure & { storage?: BlobStorage } = {},
 ) {
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'documents',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

@@ -14,6 +14,7 @@ import { injectJson, outboxEvents, type Reply, rowCount, rowCounts, testDatabase
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 
 /** Lifetime of the test catalog's accounts `local` and `local-multi`. */
 export const LOCAL_TTL = 900;
@@ -81,7 +82,7 @@ export async function harness() {
   const catalog = testCatalog(azurite.blobEndpoint);
   const storage = new BlobStorage(catalog);
   await storage.ensureContainers();
-  const database = await testDatabase('documents', MIGRATIONS);
+  const database = await testDatabase<DB>('documents', MIGRATIONS);
   let pinned: Date | undefined;
   const clock = () => pinned ?? new Date();
   const app = await buildApp({

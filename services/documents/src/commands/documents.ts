@@ -1,6 +1,7 @@
-import { type BlobStorage, conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { type BlobStorage, conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkUploadSize } from '../domain/documents.ts';
 import type { Document, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
+import type { Db } from '../store/db.ts';
 import {
   blobRegistered,
   findDocument,

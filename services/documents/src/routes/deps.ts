@@ -1,8 +1,9 @@
 import { type App, type BlobStorage, type Database, handleCommand, routeGuards, unavailable } from '@platform/kit';
 import { type Action, can } from '../domain/permissions.ts';
+import type { DB } from '../store/db.ts';
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   clock: () => Date;
   /** Absent when no storage is configured: routes that need storage answer 503. */
   storage?: BlobStorage;

@@ -1,7 +1,8 @@
-import { type Db, isoOrThrow } from '@platform/kit';
-import { type RawBuilder, sql } from 'kysely';
+import { isoOrThrow } from '@platform/kit';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { OWNER_META, PROJECT_REF_TYPE, type ReadableSelection, UPLOADER_META } from '../domain/readable.ts';
 import type { Document, MetadataItem, Reference } from '../schemas/documents.ts';
+import type { Db, Documents } from './db.ts';
 
 export interface NewDocument {
   id: string;
@@ -22,20 +23,24 @@ export interface PageRequest {
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
-const toDocument = (r: Record<string, unknown>): Document => ({
-  id: r.id as string,
-  filename: r.filename as string,
+/** A row of RECORD: the document's columns and its references and metadata as JSON. */
+type DocumentRecord = Omit<Selectable<Documents>, 'created_by' | 'updated_by'> & { refs: unknown; meta: unknown };
+
+const toDocument = (r: DocumentRecord): Document => ({
+  id: r.id,
+  filename: r.filename,
+  // The table's CHECK holds it to the schema's values.
   visibility: r.visibility as Document['visibility'],
-  storage_account: r.storage_account as string,
-  container: r.container as string,
-  blob_name: r.blob_name as string,
-  content_type: r.content_type as string,
-  content_hash: (r.content_hash as string | null) ?? null,
+  storage_account: r.storage_account,
+  container: r.container,
+  blob_name: r.blob_name,
+  content_type: r.content_type,
+  content_hash: r.content_hash ?? null,
   byte_size: Number(r.byte_size),
   references: json<Reference[]>(r.refs),
   metadata: json<MetadataItem[]>(r.meta),
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 /** A document's columns with its references and metadata (in submitted order) as JSON arrays. */
@@ -49,7 +54,7 @@ const RECORD = sql`d.id, d.filename, d.visibility, d.storage_account, d.containe
     FROM document_metadata m WHERE m.document_id = d.id) AS meta`;
 
 export async function findDocument(db: Db, id: string): Promise<Document | undefined> {
-  const r = await sql<Record<string, unknown>>`SELECT ${RECORD} FROM documents d WHERE d.id = ${id}::uuid`.execute(db);
+  const r = await sql<DocumentRecord>`SELECT ${RECORD} FROM documents d WHERE d.id = ${id}::uuid`.execute(db);
   return r.rows[0] ? toDocument(r.rows[0]) : undefined;
 }
 
@@ -109,7 +114,7 @@ export async function replaceMetadata(trx: Db, id: string, metadata: readonly Me
  * One page of documents matching `where`, newest first (created_at, then id, descending), with
  * the number of all matches. The page's ids are chosen first; only those rows build JSON.
  */
-const pageQuery = (where: RawBuilder<unknown>, p: PageRequest) => sql<Record<string, unknown> & { total: number }>`
+const pageQuery = (where: RawBuilder<unknown>, p: PageRequest) => sql<DocumentRecord & { total: number }>`
     WITH page AS (
       SELECT d.id, d.created_at, count(*) OVER () AS total FROM documents d
       WHERE ${where}

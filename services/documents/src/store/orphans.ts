@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
+import type { Db } from './db.ts';
 
 /**
  * The advisory-lock key of a blob name: registration marking and the reaper take it. Scoped by
