@@ -1,13 +1,23 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
 import { accountRoutes } from './routes/accounts.ts';
-import type { RouteDeps } from './routes/deps.ts';
+import { type RouteDeps, type Routes, register } from './routes/deps.ts';
 import { journalRoutes } from './routes/journal.ts';
 import { legalEntityRoutes } from './routes/legal-entities.ts';
 import { periodRoutes } from './routes/periods.ts';
 import { reportRoutes } from './routes/reports.ts';
+import type { DB } from './store/db.ts';
+
+/** Every route accounting serves, as declarations (issue 15.4): the route checks run over them. */
+export const ROUTES: Routes = [
+  ...accountRoutes,
+  ...legalEntityRoutes,
+  ...journalRoutes,
+  ...periodRoutes,
+  ...reportRoutes,
+];
 
 export interface AccountingDeps {
-  database: Database;
+  database: Database<DB>;
   authenticator: Authenticator;
   /** The server clock; tests pass their own to stand at chosen instants. */
   clock?: () => Date;
@@ -23,10 +33,6 @@ export async function buildApp(deps: AccountingDeps) {
     database: deps.database,
     authenticator: deps.authenticator,
     logLevel: deps.logLevel,
-    routes: (app) => {
-      for (const routes of [accountRoutes, legalEntityRoutes, journalRoutes, periodRoutes, reportRoutes]) {
-        routes(app, routeDeps);
-      }
-    },
+    routes: (app) => register(app, routeDeps, ROUTES),
   });
 }

@@ -11,70 +11,63 @@ import {
 import { Type } from '@sinclair/typebox';
 import { createAccount, setAccountPostability } from '../commands/accounts.ts';
 import { Account, AccountInput, type AccountNode, ChartTree, PostabilityInput } from '../schemas/accounts.ts';
-import { Command, IdempotencyHeaders, IdParams } from '../schemas/common.ts';
+import { Command, IdParams } from '../schemas/common.ts';
 import { allAccounts, findAccount, listAccounts } from '../store/accounts.ts';
-import { command, commander, type RouteModule, reader } from './deps.ts';
+import { type Routes, route } from './deps.ts';
 
 const tags = ['accounts'];
 
-export const accountRoutes: RouteModule = (app, deps) => {
-  app.post(
-    '/v1/accounts',
-    {
-      preValidation: commander('accounts.change'),
-      schema: {
-        tags,
-        summary: 'Create an account in the chart named by chart_code',
-        headers: IdempotencyHeaders,
-        body: Command(AccountInput),
-        response: { 201: Envelope(Account) },
-      },
-    },
-    async (req, reply) => command(deps, req, reply, (ctx) => createAccount(ctx, req.body.data, req.body.why), 201),
-  );
+export const accountRoutes: Routes = [
+  route({
+    method: 'POST',
+    url: '/v1/accounts',
+    action: 'accounts.change',
+    tags,
+    summary: 'Create an account in the chart named by chart_code',
+    body: Command(AccountInput),
+    response: Envelope(Account),
+    status: 201,
+    errors: ['account_code_exists', 'parent_not_found'],
+    run: (ctx, { body }) => createAccount(ctx, body.data, body.why),
+  }),
 
-  app.get(
-    '/v1/accounts',
-    {
-      preValidation: reader('accounts.list'),
-      schema: {
-        tags,
-        summary: 'List accounts (cursor pagination: pass meta.pagination.nextCursor back as after)',
-        querystring: Type.Object({
-          ...cursorQuery({ limit: 50, maxLimit: 200 }),
-          chart_code: Type.Optional(Type.String({ minLength: 1 })),
-        }),
-        response: { 200: CursorEnvelope(Account) },
-      },
-    },
-    async (req, reply) => {
-      const limit = req.query.limit ?? 50;
+  route({
+    method: 'GET',
+    url: '/v1/accounts',
+    action: 'accounts.list',
+    tags,
+    summary: 'List accounts (cursor pagination: pass meta.pagination.nextCursor back as after)',
+    query: Type.Object({
+      ...cursorQuery({ limit: 50, maxLimit: 200 }),
+      chart_code: Type.Optional(Type.String({ minLength: 1 })),
+    }),
+    response: CursorEnvelope(Account),
+    errors: ['invalid_cursor'],
+    handler: async ({ query, reply }, deps) => {
+      const limit = query.limit ?? 50;
       let after: [string, string, string] | undefined;
-      if (req.query.after) {
-        const key = decodeCursor(req.query.after);
+      if (query.after) {
+        const key = decodeCursor(query.after);
         if (key?.length !== 3 || !key.every((k) => typeof k === 'string') || !UUID_RE.test(String(key[2]))) {
           throw unprocessable('invalid_cursor', 'The after cursor is not one this service issued', 'querystring/after');
         }
         after = key as [string, string, string];
       }
-      const page = await listAccounts(deps.database.db, { after, limit, chartCode: req.query.chart_code });
+      const page = await listAccounts(deps.database.db, { after, limit, chartCode: query.chart_code });
       return reply.envelope(page.items, cursorMeta(limit, page.next ? [...page.next] : null));
     },
-  );
+  }),
 
-  app.get(
-    '/v1/accounts/tree',
-    {
-      preValidation: reader('accounts.list'),
-      schema: {
-        tags,
-        summary: 'Account hierarchy: one tree per chart code',
-        querystring: Type.Object({ chart_code: Type.Optional(Type.String({ minLength: 1 })) }),
-        response: { 200: Envelope(Type.Array(ChartTree)) },
-      },
-    },
-    async (req, reply) => {
-      const accounts = await allAccounts(deps.database.db, req.query.chart_code);
+  route({
+    method: 'GET',
+    url: '/v1/accounts/tree',
+    action: 'accounts.list',
+    tags,
+    summary: 'Account hierarchy: one tree per chart code',
+    query: Type.Object({ chart_code: Type.Optional(Type.String({ minLength: 1 })) }),
+    response: Envelope(Type.Array(ChartTree)),
+    handler: async ({ query, reply }, deps) => {
+      const accounts = await allAccounts(deps.database.db, query.chart_code);
       const nodes = new Map<string, AccountNode>(
         accounts.map((a) => [`${a.chart_code}\u0000${a.code}`, { ...a, children: [] }]),
       );
@@ -86,37 +79,34 @@ export const accountRoutes: RouteModule = (app, deps) => {
       }
       return reply.envelope([...charts].map(([chart_code, roots]) => ({ chart_code, accounts: roots })));
     },
-  );
+  }),
 
-  app.get(
-    '/v1/accounts/:id',
-    {
-      preValidation: reader('accounts.read_one'),
-      schema: { tags, summary: 'One account', params: IdParams, response: { 200: Envelope(Account) } },
-    },
-    async (req, reply) => {
-      const account = await findAccount(deps.database.db, req.params.id);
+  route({
+    method: 'GET',
+    url: '/v1/accounts/:id',
+    action: 'accounts.read_one',
+    tags,
+    summary: 'One account',
+    params: IdParams,
+    response: Envelope(Account),
+    errors: ['account_not_found'],
+    handler: async ({ params, reply }, deps) => {
+      const account = await findAccount(deps.database.db, params.id);
       if (!account) throw notFound('Account', 'account_not_found');
       return reply.envelope(account);
     },
-  );
+  }),
 
-  app.post(
-    '/v1/accounts/:id/postability',
-    {
-      preValidation: commander('accounts.change'),
-      schema: {
-        tags,
-        summary: 'Account-use change: allow or stop journal lines on the account',
-        headers: IdempotencyHeaders,
-        params: IdParams,
-        body: Command(PostabilityInput),
-        response: { 200: Envelope(Account) },
-      },
-    },
-    async (req, reply) =>
-      command(deps, req, reply, (ctx) =>
-        setAccountPostability(ctx, req.params.id, req.body.data.is_postable, req.body.why),
-      ),
-  );
-};
+  route({
+    method: 'POST',
+    url: '/v1/accounts/:id/postability',
+    action: 'accounts.change',
+    tags,
+    summary: 'Account-use change: allow or stop journal lines on the account',
+    params: IdParams,
+    body: Command(PostabilityInput),
+    response: Envelope(Account),
+    errors: ['account_not_found'],
+    run: (ctx, { params, body }) => setAccountPostability(ctx, params.id, body.data.is_postable, body.why),
+  }),
+];

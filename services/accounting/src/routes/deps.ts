@@ -1,14 +1,18 @@
-import { type App, type Database, handleCommand, routeGuards } from '@platform/kit';
+import { type Database, type DeclaredRoute, declareRoutes } from '@platform/kit';
 import { type Action, can } from '../domain/permissions.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import type { DB } from '../store/db.ts';
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   clock: () => Date;
 }
 
-export type RouteModule = (app: App, deps: RouteDeps) => void;
+/**
+ * Accounting's route declarer (issue 15.4): each route is one declaration; the kit derives its
+ * guard from the action, the Idempotency-Key for commands, the typed principal, the OpenAPI entry
+ * and its error codes (checked against ERRORS).
+ */
+export const { route, register } = declareRoutes<Action, ErrorCode, RouteDeps>({ can, errors: ERRORS });
 
-export const { reader, commander } = routeGuards<Action>(can);
-
-/** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
-export const command = handleCommand;
+export type Routes = readonly DeclaredRoute<RouteDeps>[];

@@ -4,6 +4,7 @@ import { fromYearMonth, monthOf } from '../domain/months.ts';
 import { DateString, IdParams, Uuid, YearMonth } from '../schemas/common.ts';
 import { AccountBalance, BalanceSheet, ConsolidatedBalances, TrialBalance } from '../schemas/reports.ts';
 import { findAccount } from '../store/accounts.ts';
+import type { Db } from '../store/db.ts';
 import { findEntity } from '../store/entities.ts';
 import {
   type AccountTotals,
@@ -13,7 +14,7 @@ import {
   type TrialTotals,
   trialTotals,
 } from '../store/reports.ts';
-import { type RouteModule, reader } from './deps.ts';
+import { type Routes, route } from './deps.ts';
 
 const tags = ['reports'];
 
@@ -29,98 +30,93 @@ const trialLine = ({ opening_debit, opening_credit, ...t }: TrialTotals) => {
   return { ...activity, opening_balance: opening, closing_balance: opening + activity.balance };
 };
 
-export const reportRoutes: RouteModule = (app, deps) => {
-  const db = deps.database.db;
-  const entityOr404 = async (id: string) => {
-    const e = await findEntity(db, id);
-    if (!e) throw notFound('Legal entity', 'legal_entity_not_found');
-    return e;
-  };
+const entityOr404 = async (db: Db, id: string) => {
+  const e = await findEntity(db, id);
+  if (!e) throw notFound('Legal entity', 'legal_entity_not_found');
+  return e;
+};
 
-  app.get(
-    '/v1/accounts/:id/balance',
-    {
-      preValidation: reader('reports.read'),
-      schema: {
-        tags,
-        summary: 'Account balance by posting month (as_of_month includes the whole month)',
-        params: IdParams,
-        querystring: Type.Object({ legal_entity_id: Type.Optional(Uuid), as_of_month: Type.Optional(YearMonth) }),
-        response: { 200: Envelope(AccountBalance) },
-      },
-    },
-    async (req, reply) => {
-      const account = await findAccount(db, req.params.id);
+export const reportRoutes: Routes = [
+  route({
+    method: 'GET',
+    url: '/v1/accounts/:id/balance',
+    action: 'reports.read',
+    tags,
+    summary: 'Account balance by posting month (as_of_month includes the whole month)',
+    params: IdParams,
+    query: Type.Object({ legal_entity_id: Type.Optional(Uuid), as_of_month: Type.Optional(YearMonth) }),
+    response: Envelope(AccountBalance),
+    errors: ['account_not_found', 'legal_entity_not_found'],
+    handler: async ({ params, query, reply }, deps) => {
+      const db = deps.database.db;
+      const account = await findAccount(db, params.id);
       if (!account) throw notFound('Account', 'account_not_found');
-      if (req.query.legal_entity_id) await entityOr404(req.query.legal_entity_id);
+      if (query.legal_entity_id) await entityOr404(db, query.legal_entity_id);
       const [t] = await accountTotals(db, {
         accountId: account.id,
-        entityIds: req.query.legal_entity_id ? [req.query.legal_entity_id] : undefined,
-        toMonth: req.query.as_of_month ? fromYearMonth(req.query.as_of_month) : null,
+        entityIds: query.legal_entity_id ? [query.legal_entity_id] : undefined,
+        toMonth: query.as_of_month ? fromYearMonth(query.as_of_month) : null,
       });
       const debit = t?.debit ?? 0;
       const credit = t?.credit ?? 0;
       return reply.envelope({
         account_id: account.id,
-        legal_entity_id: req.query.legal_entity_id ?? null,
-        as_of_month: req.query.as_of_month ?? null,
+        legal_entity_id: query.legal_entity_id ?? null,
+        as_of_month: query.as_of_month ?? null,
         debit,
         credit,
         balance: normalBalance(account.classification, debit, credit),
       });
     },
-  );
+  }),
 
-  app.get(
-    '/v1/balances/consolidated',
-    {
-      preValidation: reader('reports.read'),
-      schema: {
-        tags,
-        summary: 'Balances of every account of a chart across all its legal entities',
-        querystring: Type.Object({ chart_code: Type.String({ minLength: 1 }), as_of_month: Type.Optional(YearMonth) }),
-        response: { 200: Envelope(ConsolidatedBalances) },
-      },
-    },
-    async (req, reply) => {
-      const entityIds = await entitiesOfChart(db, req.query.chart_code);
+  route({
+    method: 'GET',
+    url: '/v1/balances/consolidated',
+    action: 'reports.read',
+    tags,
+    summary: 'Balances of every account of a chart across all its legal entities',
+    query: Type.Object({ chart_code: Type.String({ minLength: 1 }), as_of_month: Type.Optional(YearMonth) }),
+    response: Envelope(ConsolidatedBalances),
+    handler: async ({ query, reply }, deps) => {
+      const db = deps.database.db;
+      const entityIds = await entitiesOfChart(db, query.chart_code);
       const totals = await accountTotals(db, {
-        chartCode: req.query.chart_code,
+        chartCode: query.chart_code,
         entityIds,
-        toMonth: req.query.as_of_month ? fromYearMonth(req.query.as_of_month) : null,
+        toMonth: query.as_of_month ? fromYearMonth(query.as_of_month) : null,
       });
       return reply.envelope({
-        chart_code: req.query.chart_code,
-        as_of_month: req.query.as_of_month ?? null,
+        chart_code: query.chart_code,
+        as_of_month: query.as_of_month ?? null,
         legal_entity_ids: entityIds,
         accounts: totals.map(line),
       });
     },
-  );
+  }),
 
-  app.get(
-    '/v1/trial-balance',
-    {
-      preValidation: reader('reports.read'),
-      schema: {
-        tags,
-        summary:
-          'Entity trial balance: activity, opening and closing balance per account; date bounds select whole posting months',
-        querystring: Type.Object({
-          legal_entity_id: Uuid,
-          from_date: Type.Optional(DateString),
-          to_date: Type.Optional(DateString),
-        }),
-        response: { 200: Envelope(TrialBalance) },
-      },
-    },
-    async (req, reply) => {
-      await entityOr404(req.query.legal_entity_id);
-      const fromMonth = req.query.from_date ? monthOf(req.query.from_date) : null;
-      const toMonth = req.query.to_date ? monthOf(req.query.to_date) : null;
-      const totals = await trialTotals(db, req.query.legal_entity_id, fromMonth, toMonth);
+  route({
+    method: 'GET',
+    url: '/v1/trial-balance',
+    action: 'reports.read',
+    tags,
+    summary:
+      'Entity trial balance: activity, opening and closing balance per account; date bounds select whole posting months',
+    query: Type.Object({
+      legal_entity_id: Uuid,
+      from_date: Type.Optional(DateString),
+      to_date: Type.Optional(DateString),
+    }),
+    response: Envelope(TrialBalance),
+    errors: ['legal_entity_not_found'],
+    handler: async ({ query, reply }, deps) => {
+      const db = deps.database.db;
+      await entityOr404(db, query.legal_entity_id);
+      const fromMonth = query.from_date ? monthOf(query.from_date) : null;
+      const toMonth = query.to_date ? monthOf(query.to_date) : null;
+      const totals = await trialTotals(db, query.legal_entity_id, fromMonth, toMonth);
       return reply.envelope({
-        legal_entity_id: req.query.legal_entity_id,
+        legal_entity_id: query.legal_entity_id,
         from_month: fromMonth,
         to_month: toMonth,
         accounts: totals.map(trialLine),
@@ -130,25 +126,24 @@ export const reportRoutes: RouteModule = (app, deps) => {
         },
       });
     },
-  );
+  }),
 
-  app.get(
-    '/v1/balance-sheet',
-    {
-      preValidation: reader('reports.read'),
-      schema: {
-        tags,
-        summary: 'Assets, liabilities and equity as of a posting month',
-        querystring: Type.Object({ legal_entity_id: Uuid, as_of_month: Type.Optional(YearMonth) }),
-        response: { 200: Envelope(BalanceSheet) },
-      },
-    },
-    async (req, reply) => {
-      await entityOr404(req.query.legal_entity_id);
+  route({
+    method: 'GET',
+    url: '/v1/balance-sheet',
+    action: 'reports.read',
+    tags,
+    summary: 'Assets, liabilities and equity as of a posting month',
+    query: Type.Object({ legal_entity_id: Uuid, as_of_month: Type.Optional(YearMonth) }),
+    response: Envelope(BalanceSheet),
+    errors: ['legal_entity_not_found'],
+    handler: async ({ query, reply }, deps) => {
+      const db = deps.database.db;
+      await entityOr404(db, query.legal_entity_id);
       const totals = (
         await accountTotals(db, {
-          entityIds: [req.query.legal_entity_id],
-          toMonth: req.query.as_of_month ? fromYearMonth(req.query.as_of_month) : null,
+          entityIds: [query.legal_entity_id],
+          toMonth: query.as_of_month ? fromYearMonth(query.as_of_month) : null,
         })
       ).map(line);
       const section = (c: string) => {
@@ -159,8 +154,8 @@ export const reportRoutes: RouteModule = (app, deps) => {
       const equity = section('equity');
       const liabilities = section('liability');
       return reply.envelope({
-        legal_entity_id: req.query.legal_entity_id,
-        as_of_month: req.query.as_of_month ?? null,
+        legal_entity_id: query.legal_entity_id,
+        as_of_month: query.as_of_month ?? null,
         assets: section('asset'),
         liabilities,
         equity: { accounts: equity.accounts, total: equity.total + retained },
@@ -168,5 +163,5 @@ export const reportRoutes: RouteModule = (app, deps) => {
         total_liabilities_and_equity: liabilities.total + equity.total + retained,
       });
     },
-  );
-};
+  }),
+];
