@@ -86,6 +86,7 @@ export interface RouteSpec<
   B extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   P extends TSchema | undefined = undefined,
+  C = CommandScope,
 > {
   method: Method;
   /** Fastify's path, `:param` for parameters. */
@@ -117,14 +118,14 @@ export interface RouteSpec<
   /** The command's key scope and pre-transaction work. */
   options?: (input: RouteInput<StaticOr<B>, StaticOr<Q>, StaticOr<P>>, deps: D) => CommandOptions;
   /** A command's work in its transaction; its result is sent with `status` (the kit runs handleCommand). */
-  run?: (ctx: CommandScope, input: RouteInput<StaticOr<B>, StaticOr<Q>, StaticOr<P>>, deps: D) => Promise<unknown>;
+  run?: (ctx: C, input: RouteInput<StaticOr<B>, StaticOr<Q>, StaticOr<P>>, deps: D) => Promise<unknown>;
   /** Any other route: answers itself (reply.envelope...). */
   handler?: (input: RouteInput<StaticOr<B>, StaticOr<Q>, StaticOr<P>>, deps: D) => Promise<unknown>;
 }
 
 /** A declared route with its types erased, as registerRoutes and the route checks read it. */
 // biome-ignore lint/suspicious/noExplicitAny: the handler's input types were checked at the declaration
-export type DeclaredRoute<D = any> = RouteSpec<string, string, D, any, any, any>;
+export type DeclaredRoute<D = any> = RouteSpec<string, string, D, any, any, any, any>;
 
 /** Whether a declared route is a command (Idempotency-Key, replay, 409). */
 export const isCommandRoute = (r: Pick<DeclaredRoute, 'method' | 'command'>) => r.command ?? r.method !== 'GET';
@@ -214,14 +215,21 @@ export interface RouteService<A extends string, E extends string, D = unknown> {
  * A service's route declarer: `route({...})` types the handler's input from the schemas and the
  * codes from the catalogue; `register(app, deps, routes)` registers them with everything derived.
  */
-export function declareRoutes<A extends string, E extends string, D extends CommandSource>(svc: RouteService<A, E, D>) {
+export function declareRoutes<
+  A extends string,
+  E extends string,
+  // biome-ignore lint/suspicious/noExplicitAny: any service's tables
+  D extends CommandSource<any>,
+  /** What a command's work runs with (the service's typed CommandScope). */
+  C = CommandScope,
+>(svc: RouteService<A, E, D>) {
   return {
     route: <
       B extends TSchema | undefined = undefined,
       Q extends TSchema | undefined = undefined,
       P extends TSchema | undefined = undefined,
     >(
-      spec: RouteSpec<A, E | KitErrorCode, D, B, Q, P>,
+      spec: RouteSpec<A, E | KitErrorCode, D, B, Q, P, C>,
     ): DeclaredRoute<D> => spec as DeclaredRoute<D>,
     register: (app: App, deps: D, routes: readonly DeclaredRoute<D>[]) => registerRoutes(app, svc, deps, routes),
     errors: svc.errors,
@@ -229,7 +237,8 @@ export function declareRoutes<A extends string, E extends string, D extends Comm
 }
 
 /** Registers declared routes: guard from the action, key requirement for commands, schemas, codes, handler. */
-export function registerRoutes<A extends string, D extends CommandSource>(
+// biome-ignore lint/suspicious/noExplicitAny: any service's tables
+export function registerRoutes<A extends string, D extends CommandSource<any>>(
   app: App,
   svc: RouteService<A, string, D>,
   deps: D,
@@ -254,7 +263,7 @@ export function registerRoutes<A extends string, D extends CommandSource>(
       ? async (req: FastifyRequest, reply: FastifyReply) => {
           const i = input(req, reply);
           await r.check?.(i, deps);
-          return handleCommand(deps, req, reply, (ctx) => run(ctx, i, deps), status, r.options?.(i, deps));
+          return handleCommand(deps, req, reply, (ctx) => run(ctx as never, i, deps), status, r.options?.(i, deps));
         }
       : async (req: FastifyRequest, reply: FastifyReply) =>
           (r.handler as NonNullable<typeof r.handler>)(input(req, reply), deps);
