@@ -8,6 +8,7 @@ import {
 import { createLocalJWKSet } from 'jose';
 import type { ClientMetadata } from 'oidc-provider';
 import { roleMatrix } from './domain/roles.ts';
+import { events } from './events.ts';
 import { type GatewayIssuer, gatewayIssuer } from './oauth/gateway.ts';
 import { type KeyMaterial, publicJwk } from './oauth/keys.ts';
 import { createProvider } from './oauth/provider.ts';
@@ -93,6 +94,7 @@ export async function buildApp(deps: IdentityDeps) {
   const routeDeps: RouteDeps = {
     database: deps.database,
     clock: deps.clock ?? (() => new Date()),
+    events,
     gateway,
     matrix: roleMatrix(deps.policyInputs),
   };

@@ -1,21 +1,20 @@
-import { type CommandScope, conflict, emit, forbidden, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { conflict, forbidden, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { can } from '../domain/permissions.ts';
 import { isKnownRole } from '../domain/roles.ts';
 import type { Grant, GrantInput } from '../schemas/grants.ts';
-import type { DB } from '../store/db.ts';
 import { deleteGrant, findGrant, insertGrant } from '../store/grants.ts';
 import { findPerson } from '../store/people.ts';
-import { SERVICE } from './people.ts';
+import type { Ctx } from './people.ts';
 
 /** super_admin and verified grants are the keys to everything: only a verified Super Admin hands them out. */
 const privileged = (g: { role: string; verified?: boolean }) => g.role === 'super_admin' || g.verified === true;
 
-const grantEvent = (type: string, g: Grant) => ({
+const grantEvent = (type: 'grant.added' | 'grant.removed', g: Grant) => ({
   type,
   data: { grant_id: g.id, principal_id: g.principal_id, role: g.role, scope_type: g.scope_type, scope_id: g.scope_id },
 });
 
-export async function addGrant(ctx: CommandScope<DB>, fid: string, input: GrantInput) {
+export async function addGrant(ctx: Ctx, fid: string, input: GrantInput) {
   if (!(await findPerson(ctx.trx, fid))) throw notFound('Person');
   if (!isKnownRole(input.role)) throw unprocessable('unknown_role', `No role named ${input.role}`, 'body/data/role');
   if ((input.scope_type === 'global') !== (input.scope_id === '*')) {
@@ -33,11 +32,11 @@ export async function addGrant(ctx: CommandScope<DB>, fid: string, input: GrantI
   }
   const grant = await insertGrant(ctx.trx, uuidv7(ctx.now.getTime()), fid, input, ctx.principal.id, ctx.now);
   if (!grant) throw conflict('grant_exists', 'The person already holds this role at this scope');
-  await emit(ctx.trx, SERVICE, [grantEvent('grant.added', grant)], ctx.now);
+  await ctx.emit(grantEvent('grant.added', grant));
   return grant;
 }
 
-export async function removeGrant(ctx: CommandScope<DB>, fid: string, grantId: string) {
+export async function removeGrant(ctx: Ctx, fid: string, grantId: string) {
   const existing = await findGrant(ctx.trx, fid, grantId);
   if (!existing) throw notFound('Grant');
   if (privileged(existing) && !can(ctx.principal, 'grants.manage_privileged')) {
@@ -45,6 +44,6 @@ export async function removeGrant(ctx: CommandScope<DB>, fid: string, grantId: s
   }
   const removed = await deleteGrant(ctx.trx, fid, grantId);
   if (!removed) throw notFound('Grant');
-  await emit(ctx.trx, SERVICE, [grantEvent('grant.removed', removed)], ctx.now);
+  await ctx.emit(grantEvent('grant.removed', removed));
   return removed;
 }

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type CommandScope, conflict, emit, forbidden, notFound } from '@platform/kit';
+import { type CommandScope, conflict, forbidden, notFound } from '@platform/kit';
 import { can } from '../domain/permissions.ts';
+import type { IdentityEvent } from '../events.ts';
 import type { PersonInput } from '../schemas/people.ts';
 import type { DB } from '../store/db.ts';
 import { grantsOf } from '../store/grants.ts';
 import { insertPerson, publicPerson, updatePerson } from '../store/people.ts';
 
-export const SERVICE = 'identity';
+/** What a command runs with: its transaction, caller, clock reading and emit typed by identity's events. */
+export type Ctx = CommandScope<DB, IdentityEvent>;
 
 /** Adds a person; the email is theirs alone (409 email_taken). Events carry the id, never the email. */
-export async function createPerson(ctx: CommandScope<DB>, input: PersonInput) {
+export async function createPerson(ctx: Ctx, input: PersonInput) {
   const fid = randomUUID();
   const person = await insertPerson(
     ctx.trx,
@@ -24,14 +26,14 @@ export async function createPerson(ctx: CommandScope<DB>, input: PersonInput) {
     ctx.now,
   );
   if (!person) throw conflict('email_taken', 'A person with this email already exists');
-  await emit(ctx.trx, SERVICE, [{ type: 'person.created', data: { fid } }], ctx.now);
+  await ctx.emit({ type: 'person.created', data: { fid } });
   return publicPerson(person);
 }
 
-export async function setName(ctx: CommandScope<DB>, fid: string, name: { first: string; last: string }) {
+export async function setName(ctx: Ctx, fid: string, name: { first: string; last: string }) {
   const person = await updatePerson(ctx.trx, fid, { first_name: name.first, last_name: name.last }, ctx.now);
   if (!person) throw notFound('Person');
-  await emit(ctx.trx, SERVICE, [{ type: 'person.updated', data: { fid, fields: ['name'] } }], ctx.now);
+  await ctx.emit({ type: 'person.updated', data: { fid, fields: ['name'] } });
   return publicPerson(person);
 }
 
@@ -39,13 +41,13 @@ export async function setName(ctx: CommandScope<DB>, fid: string, name: { first:
  * The hash is computed before the transaction opens: scrypt is slow on purpose. A platform admin
  * may not set the password of someone holding super_admin (that would be a way to become them).
  */
-export async function setPasswordHash(ctx: CommandScope<DB>, fid: string, passwordHash: string) {
+export async function setPasswordHash(ctx: Ctx, fid: string, passwordHash: string) {
   const grants = await grantsOf(ctx.trx, fid);
   if (grants.some((g) => g.role === 'super_admin') && !can(ctx.principal, 'grants.manage_privileged')) {
     throw forbidden("Only a verified Super Admin may set a Super Admin's password");
   }
   const person = await updatePerson(ctx.trx, fid, { password_hash: passwordHash }, ctx.now);
   if (!person) throw notFound('Person');
-  await emit(ctx.trx, SERVICE, [{ type: 'person.password_set', data: { fid } }], ctx.now);
+  await ctx.emit({ type: 'person.password_set', data: { fid } });
   return publicPerson(person);
 }
