@@ -1,4 +1,4 @@
-import { type Database, type Db, emptyDirectory } from '@platform/kit';
+import { type Database, emptyDirectory } from '@platform/kit';
 import { type BenchKind, benchDatabase as kitBenchDatabase, listenOnFreePort } from '@platform/kit/testing';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { sql } from 'kysely';
@@ -8,6 +8,7 @@ import { vendorsConfig } from '../src/config.ts';
 import { DISCIPLINES, KINDS } from '../src/domain/firms.ts';
 import { COVERAGES } from '../src/domain/insurance.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { Db } from '../src/store/db.ts';
 
 /** Shared pieces of the vendors benchmark: databases, the server, seeding. */
 

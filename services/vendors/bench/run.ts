@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '@platform/kit';
 import {
   BenchRun,
   benchEnv,
@@ -14,6 +13,7 @@ import {
 } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import type { Coverage } from '../src/domain/insurance.ts';
+import type { Db } from '../src/store/db.ts';
 import { type CurrentFilter, currentInsurancePage, currentInsuranceQuery } from '../src/store/insurance.ts';
 import { benchDatabase, type Kind, rebuildCurrent, seededCounts, seedFirms, startServer } from './lib.ts';
 

@@ -6,9 +6,10 @@ import type { RouteDeps } from './routes/deps.ts';
 import { firmRoutes } from './routes/firms.ts';
 import { insuranceRoutes } from './routes/insurance.ts';
 import { portalRoutes } from './routes/portal.ts';
+import type { DB } from './store/db.ts';
 
 export interface VendorsDeps {
-  database: Database;
+  database: Database<DB>;
   authenticator: Authenticator;
   /** Which gateway audiences are employees' and contacts', and who may change (callerPolicy(config)). */
   callers: PolicyInputs;

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { callerPolicy, type VendorsAuthOptions, vendorsAuthenticator } from './auth.ts';
 import { type VendorsConfig, vendorsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import type { DB } from './store/db.ts';
 
 /** Starts vendors: its authenticator (a bad configuration stops here), database and migrations, outbox publisher, HTTP. */
 export async function startVendors(
@@ -10,7 +11,7 @@ export async function startVendors(
   shared: SharedInfrastructure = {},
   auth: VendorsAuthOptions = {},
 ) {
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'vendors',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

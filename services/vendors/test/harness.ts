@@ -7,6 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { callerPolicy, vendorsAuthenticator } from '../src/auth.ts';
 import { vendorsConfig } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 
 /** The access gateway of the tests: its issuer, the two applications' audiences, its keys. */
 export const GATEWAY_ISSUER = 'https://gateway.vendors.test';
@@ -105,7 +106,7 @@ export const tag = () => randomUUID().slice(0, 8);
  * commands get a fresh Idempotency-Key unless given one.
  */
 export async function harness(opts: { now?: string; env?: Record<string, string | undefined> } = {}) {
-  const database = await testDatabase('vendors', MIGRATIONS);
+  const database = await testDatabase<DB>('vendors', MIGRATIONS);
   const keys = await gatewayKeys();
   const config = vendorsConfig(testEnv(opts.env));
   let now = new Date(opts.now ?? '2025-06-15T12:00:00Z');

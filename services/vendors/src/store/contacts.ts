@@ -1,16 +1,18 @@
-import { type Db, isoOrThrow } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
+import type { Selectable } from 'kysely';
 import type { Contact } from '../schemas/contacts.ts';
+import type { Contacts, Db } from './db.ts';
 
-const toContact = (r: Record<string, unknown>): Contact => ({
-  id: r.id as string,
-  vendor_id: r.firm_id as string,
-  email: r.email as string,
-  given_name: r.given_name as string,
-  family_name: r.family_name as string,
-  phone: (r.phone as string | null) ?? null,
-  active: r.active as boolean,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+const toContact = (r: ContactRow): Contact => ({
+  id: r.id,
+  vendor_id: r.firm_id,
+  email: r.email,
+  given_name: r.given_name,
+  family_name: r.family_name,
+  phone: r.phone ?? null,
+  active: r.active,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 const COLUMNS = [
@@ -24,6 +26,7 @@ const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+type ContactRow = Pick<Selectable<Contacts>, (typeof COLUMNS)[number]>;
 
 /** Inserts unless the email (lower-case) is already a contact at any firm; undefined on that conflict. */
 export async function insertContact(

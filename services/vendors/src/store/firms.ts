@@ -1,20 +1,22 @@
-import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import { type FirmStatus, type Kind, nameKey } from '../domain/firms.ts';
 import type { Firm } from '../schemas/firms.ts';
-
-const toFirm = (r: Record<string, unknown>): Firm => ({
-  id: r.id as string,
-  name: r.name as string,
-  kind: r.kind as Firm['kind'],
-  kind_description: (r.kind_description as string | null) ?? null,
-  discipline: r.discipline as Firm['discipline'],
-  status: r.status as Firm['status'],
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
-});
+import type { Db, Firms } from './db.ts';
 
 const COLUMNS = ['id', 'name', 'kind', 'kind_description', 'discipline', 'status', 'created_at', 'updated_at'] as const;
+
+const toFirm = (r: Pick<Selectable<Firms>, (typeof COLUMNS)[number]>): Firm => ({
+  id: r.id,
+  name: r.name,
+  // kind, discipline and status: the table's CHECKs hold them to the schema's values.
+  kind: r.kind as Firm['kind'],
+  kind_description: r.kind_description ?? null,
+  discipline: r.discipline as Firm['discipline'],
+  status: r.status as Firm['status'],
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
+});
 
 /** Inserts unless a firm of that name (ignoring case: nameKey) exists; undefined on that conflict. */
 export async function insertFirm(
@@ -79,5 +81,5 @@ export async function listFirms(db: Db, filter: FirmFilter, page: PageRequest) {
       .execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(toFirm), total: total.n as number };
+  return { items: rows.map(toFirm), total: total.n };
 }

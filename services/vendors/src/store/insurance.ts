@@ -1,19 +1,8 @@
-import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
-import { type RawBuilder, sql } from 'kysely';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { type CertificateStatus, type Coverage, coverageKey } from '../domain/insurance.ts';
 import type { Certificate, CertificateInput, CurrentCertificate } from '../schemas/insurance.ts';
-
-const toCertificate = (r: Record<string, unknown>): Certificate => ({
-  id: r.id as string,
-  vendor_id: r.firm_id as string,
-  coverage: r.coverage as Certificate['coverage'],
-  coverage_description: (r.coverage_description as string | null) ?? null,
-  policy_number: r.policy_number as string,
-  insurer: (r.insurer as string | null) ?? null,
-  starts_on: r.starts_on as string,
-  expires_on: r.expires_on as string,
-  recorded_at: isoOrThrow(r.recorded_at as Date),
-});
+import type { Certificates, Db } from './db.ts';
 
 const COLUMNS = [
   'id',
@@ -25,7 +14,21 @@ const COLUMNS = [
   'starts_on',
   'expires_on',
   'recorded_at',
-];
+] as const;
+type CertificateRow = Pick<Selectable<Certificates>, (typeof COLUMNS)[number]>;
+
+const toCertificate = (r: CertificateRow): Certificate => ({
+  id: r.id,
+  vendor_id: r.firm_id,
+  // The table's CHECK holds it to the schema's values.
+  coverage: r.coverage as Certificate['coverage'],
+  coverage_description: r.coverage_description ?? null,
+  policy_number: r.policy_number,
+  insurer: r.insurer ?? null,
+  starts_on: r.starts_on,
+  expires_on: r.expires_on,
+  recorded_at: isoOrThrow(r.recorded_at),
+});
 
 /**
  * Inserts unless the firm already has the coverage (for `other`, the same description ignoring
@@ -79,12 +82,12 @@ export async function certificatesOf(db: Db, firmId: string, page: PageRequest) 
       .where('firm_id', '=', firmId)
       .executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(toCertificate), total: total.n as number };
+  return { items: rows.map(toCertificate), total: total.n };
 }
 
 /** The firm's insurance now: its latest certificate per coverage line, by coverage. */
 export async function currentCertificatesOf(db: Db, firmId: string): Promise<Certificate[]> {
-  const r = await sql<Record<string, unknown>>`
+  const r = await sql<CertificateRow>`
     SELECT c.id, c.firm_id, c.coverage, c.coverage_description, c.policy_number, c.insurer, c.starts_on,
       c.expires_on, c.recorded_at
     FROM current_certificates cur JOIN certificates c ON c.id = cur.certificate_id
@@ -117,7 +120,13 @@ const where = (first: RawBuilder<unknown>, f: CurrentFilter) => {
  * Neither grows with the number of firms. A page past the end still answers the total (one row
  * of nulls).
  */
-export const currentInsuranceQuery = (f: CurrentFilter, page: PageRequest) => sql<Record<string, unknown>>`
+/** A row of currentInsuranceQuery: the total, and a certificate with its firm's name (all null past the end). */
+type CurrentInsuranceRow = { total: number } & (
+  | (CertificateRow & { vendor_name: string })
+  | { [K in keyof CertificateRow | 'vendor_name']: null }
+);
+
+export const currentInsuranceQuery = (f: CurrentFilter, page: PageRequest) => sql<CurrentInsuranceRow>`
   SELECT t.total, p.*
   FROM (
     SELECT coalesce(sum(certificates), 0)::int AS total FROM current_expiry_counts WHERE ${where(sql`true`, f)}
@@ -143,7 +152,7 @@ export async function currentInsurancePage(
 ): Promise<{ items: CurrentCertificate[]; total: number }> {
   const r = await currentInsuranceQuery(f, page).execute(db);
   const items = r.rows
-    .filter((row) => row.id !== null)
-    .map((row) => ({ ...toCertificate(row), vendor_name: row.vendor_name as string }));
-  return { items, total: (r.rows[0]?.total as number | undefined) ?? 0 };
+    .filter((row): row is Extract<CurrentInsuranceRow, { id: string }> => row.id !== null)
+    .map((row) => ({ ...toCertificate(row), vendor_name: row.vendor_name }));
+  return { items, total: r.rows[0]?.total ?? 0 };
 }
