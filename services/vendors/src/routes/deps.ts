@@ -1,5 +1,7 @@
-import { type App, allowedTo, type Can, type Database, handleCommand, requireIdempotencyKey } from '@platform/kit';
+import { type App, type Can, type Database, type DeclaredRoute, declareRoutes } from '@platform/kit';
+import type { CommandCtx } from '../commands/context.ts';
 import type { Action } from '../domain/permissions.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
 import type { events } from '../events.ts';
 import type { DB } from '../store/db.ts';
 
@@ -14,14 +16,20 @@ export interface RouteDeps {
 
 export type RouteModule = (app: App, deps: RouteDeps) => void;
 
-/** preValidation of a read: employees and services on behalf of a person. */
-export const reader = (deps: RouteDeps) => [allowedTo(deps.can, 'read')];
+/**
+ * Vendors' route declarer (issue 15.4): one declaration per route; the kit derives the guard from
+ * the action (read, change, portal) with this deployment's `can`, the Idempotency-Key for
+ * commands, the typed principal, the OpenAPI entry and its codes (checked against ERRORS).
+ */
+export const { route, register } = declareRoutes<Action, ErrorCode, RouteDeps, CommandCtx>({
+  can: (deps: RouteDeps) => deps.can,
+  errors: ERRORS,
+});
 
-/** preValidation of a command: who may change (401, 403), then the Idempotency-Key (400), then the schema (422). */
-export const commander = (deps: RouteDeps) => [allowedTo(deps.can, 'change'), requireIdempotencyKey];
+export type Routes = readonly DeclaredRoute<RouteDeps>[];
 
-/** preValidation of a vendor-portal route: portal tokens, dev-header people, services for a contact. */
-export const portalReader = (deps: RouteDeps) => [allowedTo(deps.can, 'portal')];
-
-/** Runs a command once per Idempotency-Key in one transaction and answers with its result. */
-export const command = handleCommand;
+/** A route module of declarations, as app.ts registers them. */
+export const module =
+  (routes: Routes): RouteModule =>
+  (app, deps) =>
+    register(app, deps, routes);
