@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chain, type Database, type Db, DevPrincipals, devHeaderAuthenticator, uuidv7 } from '@platform/kit';
+import { chain, type Database, DevPrincipals, devHeaderAuthenticator, uuidv7 } from '@platform/kit';
 import {
   type BenchDatabase,
   type BenchKind,
@@ -9,6 +9,7 @@ import {
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { Db } from '../src/store/db.ts';
 
 /** Shared pieces of the accounting benchmarks: databases, the server, seeding and statistics. */
 

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
 import { type KyselyPlugin, sql } from 'kysely';
 import { Pool } from 'undici';
+import type { Db } from '../src/store/db.ts';
 import { httpPostingLoad, httpPostingLoadInWorker, type LoadOptions } from './http-load.ts';
 import {
   addMonths,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
+import type { Db } from '../src/store/db.ts';
 import { trialTotals } from '../src/store/reports.ts';
 import { addMonths, benchDatabase, currentMonth, type Kind, seedLedger, seedPosted, startServer } from './lib.ts';
 import { CONTROLLER, median, quantile, round } from './measure.ts';

@@ -2,13 +2,14 @@ import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } fro
 import { buildApp } from './app.ts';
 import { type AccountingConfig, accountingConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import type { DB } from './store/db.ts';
 
 /** Starts accounting: database and migrations, outbox publisher, HTTP. */
 export async function startAccounting(
   config: AccountingConfig = accountingConfig(),
   shared: SharedInfrastructure = {},
 ) {
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'accounting',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

@@ -1,18 +1,21 @@
-import type { Db } from '@platform/kit';
 import { isoOrThrow } from '@platform/kit';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { AccountRef } from '../domain/journal.ts';
 import type { Account, AccountInput } from '../schemas/accounts.ts';
+import type { Accounts, Db } from './db.ts';
 
-const toAccount = (r: Record<string, unknown>): Account => ({
-  id: r.id as string,
-  chart_code: r.chart_code as string,
-  code: r.code as string,
-  name: r.name as string,
+type AccountRow = Omit<Selectable<Accounts>, 'created_by' | 'parent_id'> & { parent_code: string | null };
+
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  chart_code: r.chart_code,
+  code: r.code,
+  name: r.name,
+  // The table's CHECK holds it to the schema's values.
   classification: r.classification as Account['classification'],
-  is_postable: r.is_postable as boolean,
-  parent_code: (r.parent_code as string | null) ?? null,
-  created_at: isoOrThrow(r.created_at as Date),
+  is_postable: r.is_postable,
+  parent_code: r.parent_code ?? null,
+  created_at: isoOrThrow(r.created_at),
 });
 
 const withParent = (db: Db) =>
@@ -36,7 +39,7 @@ export async function findAccountByCode(db: Db, chartCode: string, code: string)
     .select(['id'])
     .where('chart_code', '=', chartCode)
     .where('code', '=', code)
-    .executeTakeFirst() as Promise<{ id: string } | undefined>;
+    .executeTakeFirst();
 }
 
 /** Inserts unless the code exists in the chart; returns undefined on that conflict. */
@@ -111,5 +114,5 @@ export async function accountRefs(db: Db, ids: readonly string[]): Promise<Map<s
     .select(['id', 'chart_code', 'is_postable'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
-  return new Map(rows.map((r) => [r.id as string, r as AccountRef]));
+  return new Map(rows.map((r) => [r.id, r]));
 }

@@ -1,12 +1,12 @@
-import type { Db } from '@platform/kit';
 import type { Calendar } from '../domain/calendar.ts';
+import type { Db } from './db.ts';
 
 export async function findCalendar(db: Db, entityId: string): Promise<Calendar | undefined> {
-  return (await db
+  return db
     .selectFrom('calendars')
     .select(['legal_entity_id', 'timezone', 'books_start_month'])
     .where('legal_entity_id', '=', entityId)
-    .executeTakeFirst()) as Calendar | undefined;
+    .executeTakeFirst();
 }
 
 export async function insertCalendar(trx: Db, cal: Calendar, by: string, now: Date) {
@@ -55,5 +55,5 @@ export async function closedMonths(db: Db, entityId: string): Promise<string[]> 
     .where('legal_entity_id', '=', entityId)
     .orderBy('month')
     .execute();
-  return rows.map((r) => r.month as string);
+  return rows.map((r) => r.month);
 }

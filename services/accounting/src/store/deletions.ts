@@ -1,7 +1,7 @@
-import type { Db } from '@platform/kit';
 import { isoOrThrow } from '@platform/kit';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { DeletedEntry, Entry } from '../schemas/journal.ts';
+import type { Db, DeletedEntries } from './db.ts';
 
 export async function insertSnapshots(
   trx: Db,
@@ -27,13 +27,13 @@ export async function insertSnapshots(
 
 const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
-const toDeleted = (r: Record<string, unknown>): DeletedEntry => ({
-  entry_id: r.entry_id as string,
-  legal_entity_id: r.legal_entity_id as string,
-  payment_id: (r.payment_id as string | null) ?? null,
-  reason: r.reason as string,
-  deleted_at: isoOrThrow(r.deleted_at as Date),
-  deleted_by: r.deleted_by as string,
+const toDeleted = (r: Selectable<DeletedEntries>): DeletedEntry => ({
+  entry_id: r.entry_id,
+  legal_entity_id: r.legal_entity_id,
+  payment_id: r.payment_id ?? null,
+  reason: r.reason,
+  deleted_at: isoOrThrow(r.deleted_at),
+  deleted_by: r.deleted_by,
   why: (parse(r.why) as DeletedEntry['why']) ?? null,
   snapshot: parse(r.snapshot) as Entry,
 });

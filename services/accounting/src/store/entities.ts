@@ -1,13 +1,15 @@
-import type { Db } from '@platform/kit';
 import { isoOrThrow } from '@platform/kit';
+import type { Selectable } from 'kysely';
 import type { LegalEntity, LegalEntityInput } from '../schemas/entities.ts';
+import type { Db, LegalEntities } from './db.ts';
 
-const toEntity = (r: Record<string, unknown>): LegalEntity => ({
-  id: r.id as string,
-  name: r.name as string,
-  chart_code: r.chart_code as string,
+const toEntity = (r: Selectable<LegalEntities>): LegalEntity => ({
+  id: r.id,
+  name: r.name,
+  chart_code: r.chart_code,
+  // The table's CHECK holds it to the schema's values.
   status: r.status as LegalEntity['status'],
-  created_at: isoOrThrow(r.created_at as Date),
+  created_at: isoOrThrow(r.created_at),
 });
 
 export async function insertEntity(trx: Db, id: string, input: LegalEntityInput, by: string, now: Date) {

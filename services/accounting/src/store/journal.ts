@@ -1,6 +1,7 @@
-import { compact, type Db, iso, isoOrThrow, uuidv7 } from '@platform/kit';
+import { compact, iso, isoOrThrow, uuidv7 } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Entry, EntrySummary, Line, LineInput } from '../schemas/journal.ts';
+import type { Db } from './db.ts';
 
 export interface EntryRow {
   id: string;
@@ -151,7 +152,7 @@ export async function reversedAmong(db: Db, ids: readonly string[]): Promise<Set
     .select('reversal_of')
     .where('reversal_of', 'in', [...ids])
     .execute();
-  return new Set(rows.map((r) => r.reversal_of as string));
+  return new Set(rows.flatMap((r) => (r.reversal_of === null ? [] : [r.reversal_of])));
 }
 
 /** Removes entries and their lines (lines first: the balance trigger needs the entry). */

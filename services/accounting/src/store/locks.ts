@@ -1,6 +1,6 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import type { AccountRef } from '../domain/journal.ts';
+import type { Db } from './db.ts';
 
 /**
  * Per-entity advisory locks. Calendar commands, closing and reopening take the entity lock

@@ -1,8 +1,8 @@
-import type { Db } from '@platform/kit';
 import { isoOrThrow } from '@platform/kit';
 import { sql } from 'kysely';
 import { yearMonthParts } from '../domain/months.ts';
 import type { PeriodRecord } from '../schemas/periods.ts';
+import type { Db } from './db.ts';
 
 export async function closeMonth(trx: Db, entityId: string, month: string, actor: string, reason: string, now: Date) {
   await trx
@@ -66,12 +66,13 @@ export async function history(db: Db, entityId: string, page: number, pageSize: 
     sql<{ n: number }>`SELECT count(*)::int AS n FROM period_history WHERE legal_entity_id = ${entityId}`.execute(db),
   ]);
   const items: PeriodRecord[] = rows.map((r) => ({
+    // The table's CHECK holds it to the schema's values.
     event_type: r.event_type as PeriodRecord['event_type'],
-    year: r.year as number,
-    month: r.month as number,
-    occurred_at: isoOrThrow(r.occurred_at as Date),
-    actor_fid: r.actor_fid as string,
-    reason: r.reason as string,
+    year: r.year,
+    month: r.month,
+    occurred_at: isoOrThrow(r.occurred_at),
+    actor_fid: r.actor_fid,
+    reason: r.reason,
   }));
   return { items, total: count.rows[0]?.n ?? 0 };
 }

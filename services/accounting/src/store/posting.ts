@@ -1,8 +1,8 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Calendar } from '../domain/calendar.ts';
 import type { AccountRef } from '../domain/journal.ts';
 import type { Entry } from '../schemas/journal.ts';
+import type { Db } from './db.ts';
 import { ENTRY_COLUMNS, type EntryRow, LINES_JSON, toEntry, toLine } from './journal.ts';
 
 export interface PostingState {

@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
+import type { Db } from './db.ts';
 
 /**
  * Reports read the balances table (entity x posting month x account), never journal lines:
@@ -90,5 +90,5 @@ export async function entitiesOfChart(db: Db, chartCode: string): Promise<string
     .where('chart_code', '=', chartCode)
     .orderBy('id')
     .execute();
-  return rows.map((r) => r.id as string);
+  return rows.map((r) => r.id);
 }
