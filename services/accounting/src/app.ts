@@ -1,4 +1,5 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { events } from './events.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { type RouteDeps, type Routes, register } from './routes/deps.ts';
 import { journalRoutes } from './routes/journal.ts';
@@ -25,7 +26,7 @@ export interface AccountingDeps {
 }
 
 export async function buildApp(deps: AccountingDeps) {
-  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()) };
+  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), events };
   return createServiceApp({
     service: 'accounting',
     title: 'Accounting',

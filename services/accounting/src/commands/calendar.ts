@@ -1,4 +1,4 @@
-import { type Db, emit, notFound, unprocessable } from '@platform/kit';
+import { type Db, notFound, unprocessable } from '@platform/kit';
 import {
   type Calendar,
   calendarView,
@@ -15,7 +15,7 @@ import { closedMonths, findCalendar, insertCalendar, recordCalendarChange, updat
 import { findEntity } from '../store/entities.ts';
 import { postedBefore } from '../store/journal.ts';
 import { lockEntityExclusive } from '../store/locks.ts';
-import { type CommandCtx, SERVICE, type WhyValue } from './context.ts';
+import type { CommandCtx, WhyValue } from './context.ts';
 
 /** The entity, locked exclusively (calendar commands, close and reopen); 404 when unknown. */
 export async function lockedEntity(trx: Db, entityId: string) {
@@ -27,7 +27,7 @@ export async function lockedEntity(trx: Db, entityId: string) {
 
 /** Initial setup, once per entity: configuration and its audit event commit together. */
 export async function setupCalendar(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   entityId: string,
   input: { timezone: string; books_start_month: string },
   why?: WhyValue,
@@ -55,12 +55,7 @@ export async function setupCalendar(
     },
     now,
   );
-  await emit(
-    trx,
-    SERVICE,
-    [{ type: 'period.calendar_configured', data: { ...cal, actor_fid: principal.id, why: why ?? null } }],
-    now,
-  );
+  await emit({ type: 'period.calendar_configured', data: { ...cal, actor_fid: principal.id, why: why ?? null } });
   return calendarView(cal, now);
 }
 
@@ -78,7 +73,7 @@ async function configured(trx: Db, entityId: string) {
  * too, but never onto a hard-closed month. An unchanged timezone changes nothing and emits nothing.
  */
 export async function correctTimezone(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   entityId: string,
   requested: string,
   reason: string,
@@ -104,24 +99,17 @@ export async function correctTimezone(
     },
     now,
   );
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'period.calendar_timezone_changed',
-        data: {
-          legal_entity_id: entityId,
-          previous_timezone: cal.timezone,
-          new_timezone: timezone,
-          actor_fid: principal.id,
-          reason,
-          why,
-        },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'period.calendar_timezone_changed',
+    data: {
+      legal_entity_id: entityId,
+      previous_timezone: cal.timezone,
+      new_timezone: timezone,
+      actor_fid: principal.id,
+      reason,
+      why,
+    },
+  });
   return calendarView(next, now);
 }
 
@@ -131,7 +119,7 @@ export async function correctTimezone(
  * the closed months must run continuously from the new start and end before the current month.
  */
 export async function correctBooksStart(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   entityId: string,
   start: string,
   reason: string,
@@ -163,23 +151,16 @@ export async function correctBooksStart(
     },
     now,
   );
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'period.calendar_books_start_changed',
-        data: {
-          legal_entity_id: entityId,
-          previous_books_start_month: cal.books_start_month,
-          new_books_start_month: start,
-          actor_fid: principal.id,
-          reason,
-          why,
-        },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'period.calendar_books_start_changed',
+    data: {
+      legal_entity_id: entityId,
+      previous_books_start_month: cal.books_start_month,
+      new_books_start_month: start,
+      actor_fid: principal.id,
+      reason,
+      why,
+    },
+  });
   return calendarView({ ...cal, books_start_month: start }, now);
 }

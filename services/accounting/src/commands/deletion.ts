@@ -1,4 +1,4 @@
-import { type Db, emit, notFound, type Principal } from '@platform/kit';
+import { type Db, notFound, type Principal } from '@platform/kit';
 import { closedKey, type DeletableEntry, deletionRefusals } from '../domain/deletion.ts';
 import { monthOf } from '../domain/months.ts';
 import type { Entry } from '../schemas/journal.ts';
@@ -6,7 +6,7 @@ import { closedMonths } from '../store/calendar.ts';
 import { insertSnapshots } from '../store/deletions.ts';
 import { deleteEntries, loadEntries, reversedAmong } from '../store/journal.ts';
 import { lockEntityOfEntry } from '../store/locks.ts';
-import { type CommandCtx, SERVICE, type WhyValue } from './context.ts';
+import type { CommandCtx, WhyValue } from './context.ts';
 
 const deletable = (e: Entry): DeletableEntry => ({
   ...e,
@@ -51,7 +51,7 @@ export async function deletionCheck(db: Db, principal: Principal, id: string, re
  * a slim version on the public subject, the reason and snapshot only on the restricted one.
  */
 export async function deleteEntry(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   id: string,
   input: { reason: string; related_entry_ids?: string[] },
   why?: WhyValue,
@@ -64,38 +64,31 @@ export async function deleteEntry(
   await insertSnapshots(trx, entries, { reason: input.reason, why, deleted_by: principal.id, deleted_at: now });
   await deleteEntries(trx, ids);
   const deletedAt = now.toISOString();
+  // One event per entry: the slim data on the public subject, the reason and snapshot
+  // (personal data) on the restricted one (the catalogue declares both).
   await emit(
-    trx,
-    SERVICE,
-    entries.flatMap((e) => [
-      {
-        type: 'journal_entry.deleted',
-        data: {
-          entry_id: e.id,
-          legal_entity_id: e.legal_entity_id,
-          payment_id: e.payment_id,
-          deleted_at: deletedAt,
-          actor_fid: principal.id,
-          why_code: why?.code ?? null,
-        },
+    entries.map((e) => ({
+      type: 'journal_entry.deleted' as const,
+      data: {
+        entry_id: e.id,
+        legal_entity_id: e.legal_entity_id,
+        payment_id: e.payment_id,
+        deleted_at: deletedAt,
+        actor_fid: principal.id,
+        why_code: why?.code ?? null,
       },
-      {
-        type: 'journal_entry.deleted',
-        restricted: true,
-        data: {
-          entry_id: e.id,
-          legal_entity_id: e.legal_entity_id,
-          payment_id: e.payment_id,
-          lines: e.lines,
-          reason: input.reason,
-          deleted_at: deletedAt,
-          actor_fid: principal.id,
-          why: why ?? null,
-          snapshot: e,
-        },
+      personal: {
+        entry_id: e.id,
+        legal_entity_id: e.legal_entity_id,
+        payment_id: e.payment_id,
+        lines: e.lines,
+        reason: input.reason,
+        deleted_at: deletedAt,
+        actor_fid: principal.id,
+        why: why ?? null,
+        snapshot: e,
       },
-    ]),
-    now,
+    })),
   );
   return { deleted_entry_ids: ids, deleted_at: deletedAt };
 }

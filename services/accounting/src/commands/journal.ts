@@ -1,4 +1,4 @@
-import { conflict, type Db, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { conflict, type Db, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkActive, notConfigured, openMonth } from '../domain/calendar.ts';
 import {
   BILLING_PRINCIPAL,
@@ -19,7 +19,6 @@ import { insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from 
 import { lockEntityOfEntry, lockEntitySharedReturning } from '../store/locks.ts';
 import { loadForPosting } from '../store/posting.ts';
 import type { CommandCtx } from './context.ts';
-import { SERVICE } from './context.ts';
 
 async function checkEntryLines(trx: Db, chartCode: string, lines: readonly LineInput[], madeByBilling: boolean) {
   const accounts = await accountRefs(
@@ -66,7 +65,7 @@ export async function createEntry({ trx, principal, now }: CommandCtx, input: En
   );
 }
 
-export async function editDraft({ trx, now }: CommandCtx, id: string, input: DraftInput) {
+export async function editDraft({ trx, now, emit }: CommandCtx, id: string, input: DraftInput) {
   const entry = await lockEntry(trx, id);
   checkEditable(entry);
   if (input.legal_entity_id !== undefined && input.legal_entity_id !== entry.legal_entity_id) {
@@ -82,7 +81,7 @@ export async function editDraft({ trx, now }: CommandCtx, id: string, input: Dra
     now,
   );
   const updated = (await loadEntry(trx, id)) as NonNullable<Awaited<ReturnType<typeof loadEntry>>>;
-  await emit(trx, SERVICE, [{ type: 'journal_entry.draft_updated', data: { entry: updated } }], now);
+  await emit({ type: 'journal_entry.draft_updated', data: { entry: updated } });
   return updated;
 }
 

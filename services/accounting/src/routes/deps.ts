@@ -1,11 +1,14 @@
 import { type Database, type DeclaredRoute, declareRoutes } from '@platform/kit';
 import { type Action, can } from '../domain/permissions.ts';
 import { ERRORS, type ErrorCode } from '../errors.ts';
+import type { events } from '../events.ts';
 import type { DB } from '../store/db.ts';
 
 export interface RouteDeps {
   database: Database<DB>;
   clock: () => Date;
+  /** Accounting's declared events: what a command's `emit` accepts. */
+  events: typeof events;
 }
 
 /**
