@@ -18,10 +18,11 @@ import { relayRoutes } from './routes/relay.ts';
 import { routingRoutes } from './routes/routing.ts';
 import { savingsRoutes } from './routes/savings.ts';
 import { usageRoutes } from './routes/usage.ts';
+import type { DB } from './store/db.ts';
 import type { TokenSigner } from './tokens.ts';
 
 export interface BrokerDeps {
-  database: Database;
+  database: Database<DB>;
   authenticator: Authenticator;
   catalog: Catalog;
   endpoints: ProviderEndpoint[];

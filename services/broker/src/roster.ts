@@ -1,5 +1,6 @@
-import type { Db, Principal } from '@platform/kit';
+import type { Principal } from '@platform/kit';
 import { rosterEntry } from './domain/people.ts';
+import type { Db } from './store/db.ts';
 import { insertSeen } from './store/people.ts';
 
 /** Where a failed first-sight write is reported (the request's logger when given). */

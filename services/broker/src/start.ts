@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { brokerAuthenticator } from './auth.ts';
 import { type BrokerConfig, brokerConfig, loadCatalog, providerEndpoints } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import type { DB } from './store/db.ts';
 import { TokenSigner } from './tokens.ts';
 
 /** Starts the broker: database and migrations, outbox publisher, HTTP. */
@@ -12,7 +13,7 @@ export async function startBroker(config: BrokerConfig = brokerConfig(), shared:
   const signer = config.BROKER_SIGNING_KEY
     ? await TokenSigner.fromPem(config.BROKER_SIGNING_KEY, config.BROKER_TOKEN_ISSUER)
     : undefined;
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'broker',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

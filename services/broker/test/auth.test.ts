@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig, loadCatalog, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 import { TokenSigner } from '../src/tokens.ts';
 import { signingKeyPem } from './harness.ts';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   const config = brokerConfig({ SERVICE_TOKEN, DEV_AUTH: '0', OPENAI_API_KEY: 'k' });
   const catalog = loadCatalog(config);
   const signer = await TokenSigner.fromPem(await signingKeyPem(), config.BROKER_TOKEN_ISSUER);
-  const database = await testDatabase('broker', MIGRATIONS);
+  const database = await testDatabase<DB>('broker', MIGRATIONS);
   drop = () => database.drop();
   app = (await buildApp({
     database,

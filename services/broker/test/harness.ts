@@ -14,6 +14,7 @@ import { type BrokerDeps, buildApp } from '../src/app.ts';
 import type { ProviderEndpoint } from '../src/config.ts';
 import { BUILT_IN_CATALOG, type Catalog } from '../src/domain/catalog.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 import { credentialTokenAuthenticator, TokenSigner } from '../src/tokens.ts';
 
 /** A platform admin of config/dev-principals.json; every other email is a person with no grants. */
@@ -72,7 +73,7 @@ export const endpointsAt = (catalog: Catalog, baseUrl: string, key = 'test-key')
  * commands (POST, PUT, DELETE) get a fresh Idempotency-Key unless given one (null sends none).
  */
 export async function harness(opts: HarnessOptions = {}) {
-  const database = await testDatabase('broker', MIGRATIONS);
+  const database = await testDatabase<DB>('broker', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');
   const clock = () => now;
   const signer =

@@ -16,6 +16,7 @@ import { buildApp } from '../src/app.ts';
 import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig, loadCatalog, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 import { TokenSigner } from '../src/tokens.ts';
 import { type FakeProvider, startFakeProvider } from './fakes/providers.ts';
 import { signingKeyPem } from './harness.ts';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   });
   const catalog = loadCatalog(config);
   const signer = await TokenSigner.fromPem(await signingKeyPem(), config.BROKER_TOKEN_ISSUER);
-  const database = await testDatabase('broker', MIGRATIONS);
+  const database = await testDatabase<DB>('broker', MIGRATIONS);
   drop = () => database.drop();
   app = (await buildApp({
     database,

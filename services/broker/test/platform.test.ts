@@ -19,6 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
 import { BUILT_IN_CATALOG } from '../src/domain/catalog.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 import { ADMIN, endpointsAt, type Harness, harness, STAFF } from './harness.ts';
 
 let h: Harness;
@@ -134,7 +135,7 @@ describe('ops routes and OpenAPI', () => {
 
   it('BRK-006 GET /api-docs answers 200 with SWAGGER_ON (and is not served without it)', async () => {
     expect((await h.app.inject({ method: 'GET', url: '/api-docs' })).statusCode).toBe(404);
-    const database = await testDatabase('broker', MIGRATIONS);
+    const database = await testDatabase<DB>('broker', MIGRATIONS);
     const app = await buildApp({
       database,
       authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),

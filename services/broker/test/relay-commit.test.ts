@@ -1,10 +1,11 @@
+import type { Db } from '../src/store/db.ts';
 /**
  * The end of a relayed reply waits for its usage row's commit (issue 13, item 2): the final
  * event of a stream and the last byte of a plain body reach the caller only once the write that
  * carries the call's row has committed; when that write fails, the caller gets the reply cut
  * short, the failure is logged, and the row is written by the recorder's retry.
  */
-import type { Db } from '@platform/kit';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompletedCall } from '../src/relay/ports.ts';
 import { writeCalls } from '../src/relay/usage-recorder.ts';

@@ -1,6 +1,6 @@
-import type { Db } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Roster } from '../src/roster.ts';
+import type { Db } from '../src/store/db.ts';
 import { identityFid } from '../src/tokens.ts';
 import { ADMIN, fid, type Harness, harness, STAFF, tag } from './harness.ts';
 

@@ -1,9 +1,10 @@
+import type { DB, Db } from '../src/store/db.ts';
 /**
  * The usage recorder: group commit (each caller waits for the write that carries its row, and
  * rows recorded meanwhile share the next), reads that wait for it, failed writes answered,
  * retried and logged, nothing lost at close without saying so.
  */
-import type { Db } from '@platform/kit';
+
 import { testDatabase } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_CATALOG } from '../src/domain/catalog.ts';
@@ -13,10 +14,10 @@ import { type RecorderLog, UsageRecorder, usageSyncCommit, writeCalls } from '..
 import { tag } from './harness.ts';
 import { TestBudgets } from './relay-setup.ts';
 
-let database: Awaited<ReturnType<typeof testDatabase>>;
+let database: Awaited<ReturnType<typeof testDatabase<DB>>>;
 let db: Db;
 beforeAll(async () => {
-  database = await testDatabase('broker', MIGRATIONS);
+  database = await testDatabase<DB>('broker', MIGRATIONS);
   db = database.db;
 });
 afterAll(() => database.drop());

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, type Db, forbidden, notFound, type Principal, unavailable, unprocessable } from '@platform/kit';
+import { conflict, forbidden, notFound, type Principal, unavailable, unprocessable } from '@platform/kit';
 import type { CreateCredential, Credential, IssuedToken } from '../schemas/credentials.ts';
 import { findCredential, insertCredential, updateCredential, upsertServiceIdentity } from '../store/credentials.ts';
+import type { Db } from '../store/db.ts';
 import {
   type CredentialKind,
   type CredentialTokenClaims,

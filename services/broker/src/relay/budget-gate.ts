@@ -1,6 +1,6 @@
-import type { Db } from '@platform/kit';
 import { isOverBudget, monthKey, monthOf, overBudget } from '../domain/budgets.ts';
 import { gateFigures } from '../store/budgets.ts';
+import type { Db } from '../store/db.ts';
 import type { Actor, BudgetGate } from './ports.ts';
 
 interface Cached {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createClient, type Db } from '@platform/kit';
+import { createClient } from '@platform/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   conversationOwner,
@@ -22,6 +22,7 @@ import {
   newConversation,
   setWorkspaceConversation,
 } from '../store/conversations.ts';
+import type { Db } from '../store/db.ts';
 import type { ConversationSaver, ReplyToSave } from './ports.ts';
 
 export interface WorkspaceConversationsOptions {

@@ -1,4 +1,3 @@
-import type { Db } from '@platform/kit';
 import { request } from 'undici';
 import type { ProviderEndpoint } from '../config.ts';
 import {
@@ -22,6 +21,7 @@ import {
   type RoutingSettings,
   requestShape,
 } from '../domain/routing.ts';
+import type { Db } from '../store/db.ts';
 import { readOptOuts, readRules, readSettings } from '../store/routing.ts';
 import type { RouteDecision, RouteRequest, Router } from './ports.ts';
 

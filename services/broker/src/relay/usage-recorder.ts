@@ -1,3 +1,4 @@
+import type { Db } from '../store/db.ts';
 /**
  * Writes completed calls with group commit: a call's row is queued and its caller waits for the
  * transaction that carries it (the relay holds back the end of the reply until then, so a
@@ -8,7 +9,7 @@
  * callers "not committed", keeps their rows queued and retries with a growing pause, logging
  * each failure; reads wait for `settled()` so a read right after a reply sees its row.
  */
-import type { Db } from '@platform/kit';
+
 import { insertCalls } from '../store/call-writes.ts';
 import { type DecisionRecord, decisionRecord } from '../store/routing-decisions.ts';
 import type { BudgetGate, CompletedCall, UsageSink } from './ports.ts';

@@ -1,5 +1,4 @@
 import {
-  type Db,
   Envelope,
   forbidden,
   IdempotencyHeaders,
@@ -24,6 +23,7 @@ import {
   limitErrors,
 } from '../schemas/budgets.ts';
 import { budgetFigures, clearOverride, readDefault, writeDefault, writeOverride } from '../store/budgets.ts';
+import type { Db } from '../store/db.ts';
 import { fidOf, findByFid, readScopeOf } from '../store/people.ts';
 import { commander, type RouteModule, reader } from './deps.ts';
 

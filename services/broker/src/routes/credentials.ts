@@ -32,6 +32,7 @@ import {
   TokenAnswer,
 } from '../schemas/credentials.ts';
 import { listOwnCredentials } from '../store/credentials.ts';
+import type { DB } from '../store/db.ts';
 import { type RouteDeps, type RouteModule, reader } from './deps.ts';
 
 const tags = ['credentials'];
@@ -56,7 +57,7 @@ async function showOnce<T extends object, Once extends object>(
   deps: RouteDeps,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (ctx: CommandScope) => Promise<Shown<T, Once>>,
+  work: (ctx: CommandScope<DB>) => Promise<Shown<T, Once>>,
   status = 200,
 ) {
   const principal = req.principal as Principal;
@@ -75,12 +76,12 @@ async function plain<T>(
   deps: RouteDeps,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (ctx: CommandScope) => Promise<T>,
+  work: (ctx: CommandScope<DB>) => Promise<T>,
 ) {
   return showOnce(deps, req, reply, async (ctx) => ({ data: (await work(ctx)) as T & object, once: {} }));
 }
 
-const owner = (ctx: CommandScope) => requireOwnSession(ctx.principal);
+const owner = (ctx: CommandScope<DB>) => requireOwnSession(ctx.principal);
 
 export const credentialRoutes: RouteModule = (app, deps) => {
   app.get(

@@ -3,6 +3,7 @@ import type { ProviderEndpoint } from '../config.ts';
 import type { Catalog } from '../domain/catalog.ts';
 import { type Action, can } from '../domain/permissions.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from '../relay/ports.ts';
+import type { DB } from '../store/db.ts';
 import type { TokenSigner } from '../tokens.ts';
 
 /** Upstream call settings of the relay. */
@@ -13,7 +14,7 @@ export interface RelaySettings {
 }
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   clock: () => Date;
   catalog: Catalog;
   /** Each catalog provider's base URL and key. */

@@ -1,7 +1,8 @@
-import { type Db, iso } from '@platform/kit';
+import { iso } from '@platform/kit';
 import { type RawBuilder, sql } from 'kysely';
 import type { BudgetFigures, Month } from '../domain/budgets.ts';
 import type { IdentityKind, ReadScope } from '../domain/people.ts';
+import type { Db } from './db.ts';
 
 /** The default limit when the settings row is missing (the migration writes it). */
 const FALLBACK_DEFAULT_CENTS = 10_000;

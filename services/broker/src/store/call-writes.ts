@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
+import type { Db } from './db.ts';
 import { type DecisionRecord, decisionsInsert } from './routing-decisions.ts';
 import { dailyUpsert, type UsageRecord, usageEventsInsert } from './usage-writes.ts';
 
@@ -20,15 +20,20 @@ export async function insertCalls(
 ): Promise<void> {
   if (rows.length === 0) return;
   const withRows = db.with('usage_rows', (c) => usageEventsInsert(c, rows));
-  const withDecisions =
-    decisions.length > 0 ? withRows.with('decision_rows', (c) => decisionsInsert(c, decisions)) : withRows;
   // The CTEs run whatever the main query reads; the main query says how the transaction commits.
-  await withDecisions
-    .with('daily_rows', (c) => dailyUpsert(c, rows))
-    .selectNoFrom(
-      syncCommit
-        ? sql<string>`'on'`.as('commit')
-        : sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit'),
-    )
-    .execute();
+  const commit = syncCommit
+    ? sql<string>`'on'`.as('commit')
+    : sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit');
+  if (decisions.length > 0) {
+    await withRows
+      .with('decision_rows', (c) => decisionsInsert(c, decisions))
+      .with('daily_rows', (c) => dailyUpsert(c, rows))
+      .selectNoFrom(commit)
+      .execute();
+  } else {
+    await withRows
+      .with('daily_rows', (c) => dailyUpsert(c, rows))
+      .selectNoFrom(commit)
+      .execute();
+  }
 }

@@ -1,4 +1,5 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
+import type { Db } from './db.ts';
 
 /** The broker's side of saved conversations: conversations and the links that find them, never text. */
 
@@ -23,7 +24,7 @@ export async function newConversation(db: Db, owner: string, now: Date): Promise
     .insertInto('broker_conversations')
     .values({ id: uuidv7(), owner_email: owner, client_key: null, created_at: now })
     .returning(COLUMNS)
-    .executeTakeFirstOrThrow() as Promise<ConversationRow>;
+    .executeTakeFirstOrThrow();
 }
 
 /** The conversation an X-Platform-Conversation-Id names for this owner, created on first use. */
@@ -38,7 +39,7 @@ export async function conversationByClientKey(db: Db, owner: string, key: string
     .select(COLUMNS)
     .where('owner_email', '=', owner)
     .where('client_key', '=', key)
-    .executeTakeFirstOrThrow() as Promise<ConversationRow>;
+    .executeTakeFirstOrThrow();
 }
 
 export async function conversationByLink(
@@ -54,7 +55,7 @@ export async function conversationByLink(
     .where('l.owner_email', '=', owner)
     .where('l.kind', '=', kind)
     .where('l.key', '=', key)
-    .executeTakeFirst() as Promise<ConversationRow | undefined>;
+    .executeTakeFirst();
 }
 
 /**
@@ -78,7 +79,7 @@ export async function longestMessagesLink(
   if (conversationId) q = q.where('l.conversation_id', '=', conversationId);
   const row = await q.orderBy('l.message_count', 'desc').limit(1).executeTakeFirst();
   if (!row) return undefined;
-  const { message_count, ...conversation } = row as ConversationRow & { message_count: number };
+  const { message_count, ...conversation } = row;
   return { conversation, message_count };
 }
 

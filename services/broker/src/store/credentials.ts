@@ -1,6 +1,6 @@
-import type { Db } from '@platform/kit';
 import type { CredentialRecord } from '../domain/credentials.ts';
 import { identityFid, serviceIdentityEmail } from '../tokens.ts';
+import type { Db } from './db.ts';
 
 const COLUMNS = [
   'client_id',

@@ -1,5 +1,5 @@
-import { type Db, forbidden, isoOrThrow, type PageRequest, type Principal } from '@platform/kit';
-import { sql } from 'kysely';
+import { forbidden, isoOrThrow, type PageRequest, type Principal } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import {
   fidOfEmail,
   type IdentityKind,
@@ -10,18 +10,20 @@ import {
 } from '../domain/people.ts';
 import { can } from '../domain/permissions.ts';
 import type { Person } from '../schemas/people.ts';
+import type { Db, Identities } from './db.ts';
 
 const COLUMNS = ['fid', 'email', 'name', 'kind', 'creator_fid', 'creator_email', 'created_at', 'updated_at'] as const;
 
-const toPerson = (r: Record<string, unknown>): Person => ({
-  fid: r.fid as string,
-  email: r.email as string,
-  name: r.name as string,
+const toPerson = (r: Pick<Selectable<Identities>, (typeof COLUMNS)[number]>): Person => ({
+  fid: r.fid,
+  email: r.email,
+  name: r.name,
+  // The table's CHECK holds it to the schema's values.
   kind: r.kind as IdentityKind,
-  creator_fid: (r.creator_fid as string | null) ?? null,
-  creator_email: (r.creator_email as string | null) ?? null,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  creator_fid: r.creator_fid ?? null,
+  creator_email: r.creator_email ?? null,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 /** The creator's roster FID, or the stable FID of their email when the roster does not know them. */
@@ -63,7 +65,7 @@ export async function findByFid(db: Db, fid: string): Promise<Person | undefined
 /** The FIDs of the identities `fid` created. */
 export async function createdBy(db: Db, fid: string): Promise<string[]> {
   const rows = await db.selectFrom('identities').select('fid').where('creator_fid', '=', fid).execute();
-  return rows.map((r) => r.fid as string);
+  return rows.map((r) => r.fid);
 }
 
 /** Whom the caller may read: admins everyone; anyone else themselves and the identities they created. */

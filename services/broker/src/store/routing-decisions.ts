@@ -1,7 +1,7 @@
-import type { Db } from '@platform/kit';
 import { type QueryCreator, sql } from 'kysely';
 import type { Tier } from '../domain/catalog.ts';
 import type { CompletedCall, RouteDecision } from '../relay/ports.ts';
+import type { Db } from './db.ts';
 import { utcDay } from './usage-writes.ts';
 
 /** One routing decision as stored: the stats row of a relayed call. Money in micro-dollars. */

@@ -1,7 +1,7 @@
-import type { Db } from '@platform/kit';
 import { iso } from '@platform/kit';
 import { sql } from 'kysely';
 import type { RoutedApi, RoutingRule, RoutingSettings } from '../domain/routing.ts';
+import type { Db } from './db.ts';
 
 interface RuleRow {
   id: string;

@@ -1,8 +1,8 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Tier } from '../domain/catalog.ts';
 import type { Period } from '../domain/period.ts';
 import type { Savings } from '../schemas/savings.ts';
+import type { Db } from './db.ts';
 import { readRules } from './routing.ts';
 
 /** The identities a report covers: null for everyone. */

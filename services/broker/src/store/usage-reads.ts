@@ -1,9 +1,10 @@
-import { type Db, iso, type PageRequest } from '@platform/kit';
+import { iso, type PageRequest } from '@platform/kit';
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadScope } from '../domain/people.ts';
 import type { Period } from '../domain/period.ts';
 import type { UsageGroup } from '../domain/usage.ts';
 import type { UsageCall, UsageGroupRow, UsageTotals } from '../schemas/usage.ts';
+import type { Db } from './db.ts';
 
 /** What a usage read covers. FIDs are resolved; the caller's scope is applied on top. */
 export interface UsageFilter {

@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import { type QueryCreator, sql } from 'kysely';
+import type { Db } from './db.ts';
 
 /** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
 export interface UsageRecord {
