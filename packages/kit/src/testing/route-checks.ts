@@ -29,8 +29,13 @@ export interface RouteCheckOptions {
   examples: Readonly<Record<string, RouteExample>>;
   /** A caller allowed to run the commands (X-Dev-Principal value). */
   allowed: string;
-  /** A signed-in caller without the actions. */
+  /** A signed-in caller without the actions; null when every signed-in caller holds them. */
   denied: string | null;
+  /**
+   * The service's `can`: a route whose action is open to anyone (can.decide without a principal
+   * allows it) gets no 401 check.
+   */
+  can?: { decide(p: null, action: string): { allowed: boolean } };
   /** A fingerprint of everything the service could write (row counts, the outbox...). */
   state: () => Promise<unknown>;
 }
@@ -83,17 +88,21 @@ export function routeChecks(service: string, o: RouteCheckOptions) {
     const allowed = ex.allowed ?? o.allowed;
     const denied = ex.denied === undefined ? o.denied : ex.denied;
 
-    describe(name, () => {
-      it(title(rules.unauthenticated, '401 without identity, nothing written'), async () => {
-        const { url, body } = await request();
-        const before = await o.state();
-        const res = await send({ 'idempotency-key': randomUUID() }, url, body);
-        expect(res.statusCode).toBe(401);
-        expect(res.json().payload.errors[0].code).toBe('unauthenticated');
-        expect(await o.state()).toEqual(before);
-      });
+    const open = o.can?.decide(null, route.action).allowed === true;
 
-      if (denied) {
+    describe(name, () => {
+      if (!open) {
+        it(title(rules.unauthenticated, '401 without identity, nothing written'), async () => {
+          const { url, body } = await request();
+          const before = await o.state();
+          const res = await send({ 'idempotency-key': randomUUID() }, url, body);
+          expect(res.statusCode).toBe(401);
+          expect(res.json().payload.errors[0].code).toBe('unauthenticated');
+          expect(await o.state()).toEqual(before);
+        });
+      }
+
+      if (denied && !open) {
         it(title(rules.forbidden, '403 for a caller without the action, nothing written'), async () => {
           const { url, body } = await request();
           const before = await o.state();
