@@ -1,11 +1,15 @@
 import { type BlobStorage, createServiceApp, type Database } from '@platform/kit';
 import { systemAuthenticator } from './actor.ts';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './config.ts';
-import type { RouteDeps } from './routes/deps.ts';
+import { events } from './events.ts';
+import { type RouteDeps, type Routes, register } from './routes/deps.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { readableRoutes } from './routes/readable.ts';
 import { sasRoutes } from './routes/sas.ts';
 import type { DB } from './store/db.ts';
+
+/** Every route documents serves, as declarations (issue 15.4): the route checks run over them. */
+export const ROUTES: Routes = [...sasRoutes, ...readableRoutes, ...documentRoutes];
 
 export interface DocumentsDeps {
   database: Database<DB>;
@@ -22,6 +26,7 @@ export async function buildApp(deps: DocumentsDeps) {
   const routeDeps: RouteDeps = {
     database: deps.database,
     clock: deps.clock ?? (() => new Date()),
+    events,
     storage: deps.storage,
     maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
   };
@@ -34,9 +39,6 @@ export async function buildApp(deps: DocumentsDeps) {
     authenticator: systemAuthenticator,
     security: [],
     logLevel: deps.logLevel,
-    routes: (app) => {
-      // Static paths (sas, readable, uploaded-count) before /v1/documents/:id.
-      for (const routes of [sasRoutes, readableRoutes, documentRoutes]) routes(app, routeDeps);
-    },
+    routes: (app) => register(app, routeDeps, ROUTES),
   });
 }

@@ -11,6 +11,15 @@ import { findEntity } from '../store/entities.ts';
 import { type Routes, route } from './deps.ts';
 
 const tags = ['legal entities and calendars'];
+/** What both calendar corrections refuse with (why.detail, the entity, its calendar, the closed run). */
+const CORRECTION_REFUSALS = [
+  'reason_required',
+  'legal_entity_not_found',
+  'legal_entity_inactive',
+  'period_calendar_not_configured',
+  'invalid_closed_period_prefix',
+  'current_period_closed',
+] as const;
 
 export const legalEntityRoutes: Routes = [
   route({
@@ -72,15 +81,7 @@ export const legalEntityRoutes: Routes = [
     params: IdParams,
     body: Command(TimezoneInput),
     response: Envelope(CalendarView),
-    errors: [
-      'reason_required',
-      'legal_entity_not_found',
-      'legal_entity_inactive',
-      'period_calendar_not_configured',
-      'invalid_timezone',
-      'invalid_closed_period_prefix',
-      'current_period_closed',
-    ],
+    errors: [...CORRECTION_REFUSALS, 'invalid_timezone'],
     check: ({ body }) => void requireReason(body.why),
     run: (ctx, { params, body }) =>
       correctTimezone(ctx, params.id, body.data.timezone, requireReason(body.why), body.why ?? {}),
@@ -95,16 +96,7 @@ export const legalEntityRoutes: Routes = [
     params: IdParams,
     body: Command(BooksStartInput),
     response: Envelope(CalendarView),
-    errors: [
-      'reason_required',
-      'legal_entity_not_found',
-      'legal_entity_inactive',
-      'period_calendar_not_configured',
-      'invalid_books_start_month',
-      'invalid_closed_period_prefix',
-      'current_period_closed',
-      'books_start_excludes_postings',
-    ],
+    errors: [...CORRECTION_REFUSALS, 'invalid_books_start_month', 'books_start_excludes_postings'],
     check: ({ body }) => void requireReason(body.why),
     run: (ctx, { params, body }) =>
       correctBooksStart(ctx, params.id, body.data.books_start_month, requireReason(body.why), body.why ?? {}),

@@ -4,30 +4,28 @@ import { mintBlobName } from '../domain/blob-names.ts';
 import { checkMinted, resolveLocation, uploadSasTtl } from '../domain/documents.ts';
 import { safeFilename } from '../domain/filenames.ts';
 import { SasRequest, SasResponse } from '../schemas/documents.ts';
-import { type RouteModule, reader, requireStorage } from './deps.ts';
+import { LOCATION_REFUSALS, type Routes, requireStorage, route } from './deps.ts';
 
-export const sasRoutes: RouteModule = (app, deps) => {
-  app.post(
-    '/v1/documents/sas',
-    {
-      preValidation: reader('mint_sas'),
-      schema: {
-        tags: ['documents'],
-        summary: 'Mint a time-limited write URL (SAS) for an upload; renew one by sending its blob_name',
-        description:
-          'Not a command: no Idempotency-Key, nothing written, a bare body. Without blob_name the service ' +
-          'chooses a new {stem}_{uuidv7}.{ext}; with an earlier, still unregistered blob_name it signs that blob again. ' +
-          'The URL may create and write that one blob (sp=cw, sr=b), never read, list or delete. 422: ' +
-          'unsafe_filename, filename_extension_required, unknown_storage_account, visibility_mismatch, ' +
-          'container_required, unknown_container, blob_not_service_minted. 409 blob_already_registered (a document ' +
-          'records this blob_name, in any container). 503 storage_not_configured.',
-        body: SasRequest,
-        response: { 200: Envelope(SasResponse) },
-      },
-    },
-    async (req, reply) => {
+export const sasRoutes: Routes = [
+  route({
+    method: 'POST',
+    url: '/v1/documents/sas',
+    action: 'mint_sas',
+    command: false,
+    tags: ['documents'],
+    summary: 'Mint a time-limited write URL (SAS) for an upload; renew one by sending its blob_name',
+    description:
+      'Not a command: no Idempotency-Key, nothing written, a bare body. Without blob_name the service ' +
+      'chooses a new {stem}_{uuidv7}.{ext}; with an earlier, still unregistered blob_name it signs that blob again. ' +
+      'The URL may create and write that one blob (sp=cw, sr=b), never read, list or delete. 422: ' +
+      'unsafe_filename, filename_extension_required, unknown_storage_account, visibility_mismatch, ' +
+      'container_required, unknown_container, blob_not_service_minted. 409 blob_already_registered (a document ' +
+      'records this blob_name, in any container). 503 storage_not_configured.',
+    body: SasRequest,
+    response: Envelope(SasResponse),
+    errors: LOCATION_REFUSALS,
+    handler: async ({ body, reply }, deps) => {
       const storage = requireStorage(deps);
-      const body = req.body;
       const file = safeFilename(body.filename, 'body/filename');
       const { account, container } = resolveLocation(body, (n) => storage.account(n), 'body/');
       const now = deps.clock();
@@ -54,5 +52,5 @@ export const sasRoutes: RouteModule = (app, deps) => {
         filename: body.filename,
       });
     },
-  );
-};
+  }),
+];
