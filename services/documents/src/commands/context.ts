@@ -1,7 +1,6 @@
 import type { CommandScope } from '@platform/kit';
+import type { DocumentsEvent } from '../events.ts';
 import type { DB } from '../store/db.ts';
 
-/** What a command runs with: the transaction, the caller and the command's clock reading. */
-export type CommandCtx = CommandScope<DB>;
-
-export const SERVICE = 'documents';
+/** What a command runs with: the transaction, the caller, the command's clock reading and its typed emit. */
+export type CommandCtx = CommandScope<DB, DocumentsEvent>;

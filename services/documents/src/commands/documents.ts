@@ -1,4 +1,4 @@
-import { type BlobStorage, conflict, emit, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { type BlobStorage, conflict, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkUploadSize } from '../domain/documents.ts';
 import type { Document, RegistrationInput, UpdateInput } from '../schemas/documents.ts';
 import type { Db } from '../store/db.ts';
@@ -12,7 +12,7 @@ import {
   updateDocument,
 } from '../store/documents.ts';
 import { clearInFlight, markInFlight } from '../store/orphans.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 
 const alreadyRegistered = (blobName: string) =>
   conflict('blob_already_registered', `Blob ${blobName} already belongs to a document`);
@@ -75,7 +75,7 @@ export async function inspectBlob(
  * is 409 and nothing is written.
  */
 export async function registerDocument(
-  { trx, principal, now }: CommandCtx,
+  { trx, principal, now, emit }: CommandCtx,
   input: RegistrationInput & { container: string },
   byteSize: number,
 ): Promise<Document> {
@@ -100,22 +100,15 @@ export async function registerDocument(
   await replaceReferences(trx, id, input.references);
   await replaceMetadata(trx, id, input.metadata);
   const document = (await findDocument(trx, id)) as Document;
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'documents.created',
-        data: {
-          id,
-          storage_account: document.storage_account,
-          container: document.container,
-          references: document.references,
-        },
-      },
-    ],
-    now,
-  );
+  await emit({
+    type: 'documents.created',
+    data: {
+      id,
+      storage_account: document.storage_account,
+      container: document.container,
+      references: document.references,
+    },
+  });
   return document;
 }
 
@@ -124,11 +117,11 @@ export async function registerDocument(
  * the whole set (an empty array clears it) and stay as they are when omitted. Emits
  * documents.updated with the document's id.
  */
-export async function changeDocument({ trx, principal, now }: CommandCtx, id: string, input: UpdateInput) {
+export async function changeDocument({ trx, principal, now, emit }: CommandCtx, id: string, input: UpdateInput) {
   if (!(await lockDocument(trx, id))) throw notFound('Document', 'document_not_found');
   await updateDocument(trx, id, input.filename === undefined ? {} : { filename: input.filename }, principal.id, now);
   if (input.references !== undefined) await replaceReferences(trx, id, input.references);
   if (input.metadata !== undefined) await replaceMetadata(trx, id, input.metadata);
-  await emit(trx, SERVICE, [{ type: 'documents.updated', data: { id } }], now);
+  await emit({ type: 'documents.updated', data: { id } });
   return (await findDocument(trx, id)) as Document;
 }
