@@ -1,4 +1,5 @@
 import { type Database, type DeclaredRoute, declareRoutes } from '@platform/kit';
+import type { CommandCtx } from '../commands/context.ts';
 import { type Action, can } from '../domain/permissions.ts';
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import type { events } from '../events.ts';
@@ -16,6 +17,6 @@ export interface RouteDeps {
  * guard from the action, the Idempotency-Key for commands, the typed principal, the OpenAPI entry
  * and its error codes (checked against ERRORS).
  */
-export const { route, register } = declareRoutes<Action, ErrorCode, RouteDeps>({ can, errors: ERRORS });
+export const { route, register } = declareRoutes<Action, ErrorCode, RouteDeps, CommandCtx>({ can, errors: ERRORS });
 
 export type Routes = readonly DeclaredRoute<RouteDeps>[];
