@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { commandChecks } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, CONTROLLER, fid, identityHarness, STAFF, SUPERADMIN } from './harness.ts';
@@ -52,103 +51,7 @@ async function grant(target: string, data: Record<string, unknown>, as = ADMIN) 
 const ACCOUNTANT_GLOBAL = { role: 'accountant', scope_type: 'global', scope_id: '*' };
 const errorCode = (r: { body: { payload: { errors: { code: string }[] } } }) => r.body.payload.errors[0]?.code;
 
-describe('command checks', () => {
-  commandChecks('POST /v1/people', {
-    app: () => h.app,
-    method: 'POST',
-    url: '/v1/people',
-    body: () => ({ data: { email: email() } }),
-    otherBody: () => ({ data: { email: email() } }),
-    allowed: ADMIN,
-    forbidden: CONTROLLER,
-    state,
-    expectedStatus: 201,
-    rules: {
-      unauthenticated: 'SIGN-067',
-      forbidden: 'SIGN-070',
-      missingKey: 'PLT-010',
-      replay: 'PLT-012 PLT-013',
-      conflict: 'PLT-014',
-    },
-  });
-
-  commandChecks('POST /v1/people/{fid}/name', {
-    app: () => h.app,
-    method: 'POST',
-    url: async () => `/v1/people/${(await person()).fid}/name`,
-    body: { data: { first: 'Ada', last: 'Lovelace' } },
-    otherBody: { data: { first: 'Grace', last: 'Hopper' } },
-    allowed: ADMIN,
-    forbidden: CONTROLLER,
-    state,
-    rules: {
-      unauthenticated: 'SIGN-067',
-      forbidden: 'SIGN-070',
-      missingKey: 'PLT-010',
-      replay: 'PLT-012 PLT-013',
-      conflict: 'PLT-014',
-    },
-  });
-
-  commandChecks('POST /v1/people/{fid}/password', {
-    app: () => h.app,
-    method: 'POST',
-    url: async () => `/v1/people/${(await person()).fid}/password`,
-    body: { data: { password: PASSWORD } },
-    otherBody: { data: { password: `${PASSWORD} two` } },
-    allowed: ADMIN,
-    forbidden: CONTROLLER,
-    state,
-    rules: {
-      unauthenticated: 'SIGN-067',
-      forbidden: 'SIGN-070',
-      missingKey: 'PLT-010',
-      replay: 'PLT-012 PLT-013',
-      conflict: 'PLT-014',
-    },
-  });
-
-  commandChecks('POST /v1/people/{fid}/grants', {
-    app: () => h.app,
-    method: 'POST',
-    url: async () => `/v1/people/${(await person()).fid}/grants`,
-    body: { data: ACCOUNTANT_GLOBAL },
-    otherBody: { data: { role: 'controller', scope_type: 'global', scope_id: '*' } },
-    allowed: ADMIN,
-    forbidden: CONTROLLER,
-    state,
-    expectedStatus: 201,
-    rules: {
-      unauthenticated: 'SIGN-067',
-      forbidden: 'SIGN-070',
-      missingKey: 'PLT-010',
-      replay: 'PLT-012 PLT-013',
-      conflict: 'PLT-014',
-    },
-  });
-
-  commandChecks('DELETE /v1/people/{fid}/grants/{grant_id}', {
-    app: () => h.app,
-    method: 'DELETE',
-    url: async () => {
-      const p = await person();
-      const g = await grant(p.fid, ACCOUNTANT_GLOBAL);
-      return `/v1/people/${p.fid}/grants/${g.id}`;
-    },
-    body: {},
-    otherBody: { why: { detail: 'another body' } },
-    allowed: ADMIN,
-    forbidden: CONTROLLER,
-    state,
-    rules: {
-      unauthenticated: 'SIGN-067',
-      forbidden: 'SIGN-070',
-      missingKey: 'PLT-010',
-      replay: 'PLT-012 PLT-013',
-      conflict: 'PLT-014',
-    },
-  });
-});
+// 401, 403, 400 without a key, replay and 409 of every command route: routes.test.ts (issue 15.4).
 
 describe('who manages people', () => {
   it('a platform admin and a verified super admin add people; each gets a fresh fid', async () => {

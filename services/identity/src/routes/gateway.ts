@@ -1,7 +1,7 @@
-import { Envelope, type Principal, unavailable, unprocessable } from '@platform/kit';
+import { Envelope, unavailable, unprocessable } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { findPerson } from '../store/people.ts';
-import { type RouteModule, reader } from './deps.ts';
+import { type RouteModule, type Routes, register, route } from './deps.ts';
 
 const GatewayToken = Type.Object({
   token: Type.String({ description: 'Send it in the Cf-Access-Jwt-Assertion header' }),
@@ -21,27 +21,30 @@ export const gatewayRoutes: RouteModule = (app, deps) => {
     reply.header('cache-control', 'public, max-age=300').send(gateway.jwks()),
   );
 
-  app.get(
-    '/v1/gateway/token',
-    {
-      preValidation: reader('gateway.token'),
-      schema: {
-        tags: ['gateway'],
-        summary: 'Local access-gateway stand-in: a gateway JWT for a configured application audience',
-        querystring: Type.Object({ audience: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 200: Envelope(GatewayToken) },
-      },
-    },
-    async (req, reply) => {
-      if (!gateway.audiences.includes(req.query.audience)) {
+  register(app, deps, GATEWAY_ROUTES);
+};
+
+/** Registered only where the stand-in runs (deps.gateway). */
+export const GATEWAY_ROUTES: Routes = [
+  route({
+    method: 'GET',
+    url: '/v1/gateway/token',
+    action: 'gateway.token',
+    tags: ['gateway'],
+    summary: 'Local access-gateway stand-in: a gateway JWT for a configured application audience',
+    query: Type.Object({ audience: Type.String({ minLength: 1, maxLength: 200 }) }),
+    response: Envelope(GatewayToken),
+    errors: ['unknown_audience', 'no_email'],
+    handler: async ({ query, principal: p, reply }, deps) => {
+      const gateway = deps.gateway;
+      if (!gateway?.audiences.includes(query.audience)) {
         throw unprocessable('unknown_audience', 'Not an application audience of this gateway', 'querystring/audience');
       }
-      const p = req.principal as Principal;
       const person = await findPerson(deps.database.db, p.id);
       const email = person?.email ?? p.email;
       if (!email) throw unavailable('no_email', 'The person has no email to put in a gateway token');
       reply.header('cache-control', 'no-store');
-      return reply.envelope(await gateway.issue({ fid: p.id, email }, req.query.audience, deps.clock()));
+      return reply.envelope(await gateway.issue({ fid: p.id, email }, query.audience, deps.clock()));
     },
-  );
-};
+  }),
+];
