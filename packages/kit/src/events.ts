@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
-import type { Db } from './db/database.ts';
+import type { Db, KitTables } from './db/database.ts';
 import { type EventInput, emit } from './outbox.ts';
 
 /**
@@ -109,7 +109,11 @@ function rowsOf(catalogue: EventCatalogue, e: AnyEvent, validate: boolean): Even
  * writes are published if and only if the transaction commits. Undeclared types throw; under
  * test, so does data that does not match its schema.
  */
-export function bindEmitter<C extends EventCatalogue>(catalogue: C, trx: Db, now: Date): Emitter<C> {
+export function bindEmitter<C extends EventCatalogue, DB extends KitTables>(
+  catalogue: C,
+  trx: Db<DB>,
+  now: Date,
+): Emitter<C> {
   const validate = checking();
   return async (events) => {
     const list = (Array.isArray(events) ? events : [events]) as AnyEvent[];
