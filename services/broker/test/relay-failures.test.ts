@@ -1,13 +1,14 @@
 /**
  * When the provider fails: an error status, a dropped connection, an unreachable address (502
- * with one log line naming what happened, no usage row), and a caller who goes away mid-stream
- * (the upstream call is cancelled).
+ * with one log line naming what happened, no usage row); a provider that hangs up mid-reply, and
+ * a caller who goes away mid-stream (the upstream call is cancelled): the call reached the
+ * provider, so its usage row is written, estimated when the provider's count never came (issue 14.3).
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_CATALOG } from '../src/domain/catalog.ts';
 import { fid, tag } from './harness.ts';
-import { codes, PROVIDER_KEY, type RelayHarness, relayHarness } from './relay-setup.ts';
+import { codes, PROVIDER_KEY, type RelayHarness, relayHarness, type TestBudgets } from './relay-setup.ts';
 
 /** A local port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -139,7 +140,7 @@ describe('the provider fails', () => {
     expect(await rowsOf(me)).toEqual([]);
   });
 
-  it('BRK-123 BRK-124 a provider that hangs up mid-stream cuts the reply short, is logged, and writes no usage row', async () => {
+  it('14.3 BRK-123 BRK-124 a provider that hangs up mid-stream cuts the reply short, is logged, and writes an estimated usage row', async () => {
     const me = person();
     const before = failureLines().length;
     const r = await fetch(`${h.url}/v1/relay/chat/completions`, {
@@ -163,10 +164,56 @@ describe('the provider fails', () => {
       actor: fid(me),
       upstreamStatus: 200,
     });
-    expect(await rowsOf(me)).toEqual([]);
+    // The provider billed what it generated: the row is estimated from the request and the text relayed.
+    await h.recordedFor(fid(me));
+    const rows = await rowsOf(me);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ model: 'gpt-4.1', source: 'relay', estimated: true });
+    expect(Number(rows[0].input_tokens)).toBe(Math.ceil('a story cut short'.length / 4));
+    expect(Number(rows[0].cost_micros)).toBeGreaterThan(0);
   });
 
-  it('BRK-121 a caller who goes away mid-stream cancels the upstream call and no usage row is written', async () => {
+  it('14.3 BRK-121 a caller who goes away mid-stream cancels the upstream call; its usage row is written anyway, estimated, and counted in the budget', async () => {
+    const me = person();
+    const prompt = 'a long slow story about the sea';
+    const abortsBefore = h.fake.aborts;
+    const controller = new AbortController();
+    const r = await fetch(`${h.url}/v1/relay/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dev-principal': me },
+      body: JSON.stringify({
+        model: 'gpt-4.1',
+        messages: [{ role: 'user', content: prompt }],
+        stream: true,
+        // Two events (the role and the first text delta), then the provider is still generating.
+        fake: { chunks: 50, hold_after: 2 },
+      }),
+      signal: controller.signal,
+    });
+    expect(r.status).toBe(200);
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    let seen = '';
+    while (!seen.includes('"content":"gpt-4.1"')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await h.fake.waitForAborts(abortsBefore + 1);
+    expect(h.fake.aborts).toBe(abortsBefore + 1);
+    const call = await h.recordedFor(fid(me));
+    const rows = await rowsOf(me);
+    expect(rows).toHaveLength(1);
+    const row = rows[0];
+    expect(row).toMatchObject({ model: 'gpt-4.1', request_kind: 'chat', source: 'relay', estimated: true });
+    // Input from the request's text, output from the text relayed (about four characters a token).
+    expect(Number(row.input_tokens)).toBe(Math.ceil(prompt.length / 4));
+    expect(Number(row.output_tokens)).toBeGreaterThan(0);
+    expect(Number(row.cost_micros)).toBeGreaterThan(0);
+    expect(call.usage.estimated).toBe(true);
+    // Counted in the budget: the gate at once, and the person's budget row.
+    expect((h.budgets as TestBudgets).spends).toContainEqual({ fid: fid(me), micros: Number(row.cost_micros) });
+    const budget = await h.call('GET', `/v1/budgets/${me}`, me);
+    expect(budget.data.spend_micros).toBe(Number(row.cost_micros));
+  });
+
+  it('14.3 BRK-014 a caller who goes away after the provider’s usage arrived gets a row of the provider’s counts, not estimated', async () => {
     const me = person();
     const abortsBefore = h.fake.aborts;
     const controller = new AbortController();
@@ -175,20 +222,47 @@ describe('the provider fails', () => {
       headers: { 'content-type': 'application/json', 'x-dev-principal': me },
       body: JSON.stringify({
         model: 'gpt-4.1',
-        messages: [{ role: 'user', content: 'a long slow story' }],
+        messages: [{ role: 'user', content: 'count me' }],
         stream: true,
-        fake: { chunks: 50, delay_ms: 40 },
+        stream_options: { include_usage: true },
+        // Every event but [DONE]: the usage event has come.
+        fake: { usage: { input_tokens: 1234, output_tokens: 56 }, hold_after: -1 },
       }),
       signal: controller.signal,
     });
     expect(r.status).toBe(200);
     const reader = (r.body as ReadableStream<Uint8Array>).getReader();
-    const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain('chat.completion.chunk');
+    let seen = '';
+    while (!seen.includes('"usage":{')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     await h.fake.waitForAborts(abortsBefore + 1);
-    expect(h.fake.aborts).toBe(abortsBefore + 1);
-    expect(await rowsOf(me)).toEqual([]);
-    expect(h.recorded.filter((c) => c.usage.actor_fid === fid(me))).toEqual([]);
+    await h.recordedFor(fid(me));
+    const rows = await rowsOf(me);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ estimated: false });
+    expect(Number(rows[0].input_tokens)).toBe(1234);
+    expect(Number(rows[0].output_tokens)).toBe(56);
+  });
+
+  it('14.3 BRK-014 a streamed call that completes is counted from the provider’s usage, not estimated', async () => {
+    const me = person();
+    const r = await h.post(
+      '/v1/relay/chat/completions',
+      {
+        model: 'gpt-4.1',
+        messages: [{ role: 'user', content: 'a whole story' }],
+        stream: true,
+        stream_options: { include_usage: true },
+        fake: { usage: { input_tokens: 321, output_tokens: 12 } },
+      },
+      { 'x-dev-principal': me },
+    );
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('[DONE]');
+    const rows = await rowsOf(me);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ estimated: false });
+    expect(Number(rows[0].input_tokens)).toBe(321);
+    expect(Number(rows[0].output_tokens)).toBe(12);
   });
 });

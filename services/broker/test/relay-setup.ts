@@ -110,11 +110,17 @@ export async function relayHarness(o: RelayHarnessOptions = {}) {
   const conversations = o.conversations ?? new RecordingSaver();
   const router = o.router ?? new TestRouter();
   const recorded: CompletedCall[] = [];
+  let recordWaiters: { actor: string; resolve: (c: CompletedCall) => void }[] = [];
   let recorder: UsageRecorder | undefined;
   // The recorder needs the harness's database, which exists only once the app is built.
   const usage: UsageSink = {
     record: (c) => {
       recorded.push(c);
+      recordWaiters = recordWaiters.filter((w) => {
+        if (w.actor !== c.usage.actor_fid) return true;
+        w.resolve(c);
+        return false;
+      });
       return recorder ? recorder.record(c) : Promise.resolve(false);
     },
     settled: () => recorder?.settled() ?? Promise.resolve(),
@@ -157,9 +163,17 @@ export async function relayHarness(o: RelayHarnessOptions = {}) {
     return h.db.selectFrom('usage_events').selectAll().orderBy('occurred_at').orderBy('id').execute();
   };
 
+  /** Resolves with the first call recorded for `actorFid` (at once when there is one already). */
+  const recordedFor = (actorFid: string): Promise<CompletedCall> => {
+    const done = recorded.find((c) => c.usage.actor_fid === actorFid);
+    if (done) return Promise.resolve(done);
+    return new Promise((resolve) => recordWaiters.push({ actor: actorFid, resolve }));
+  };
+
   return {
     ...h,
     fake,
+    recordedFor,
     url,
     post,
     usage,

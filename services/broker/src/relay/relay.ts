@@ -3,7 +3,8 @@
  * forward the caller's bytes, stream the provider's bytes back unchanged, record usage and hand
  * API-credential calls to the conversation saver. The end of the reply is sent once the call's
  * usage row is committed. Nothing before that reads the database: the budget gate and the
- * router cache.
+ * router cache. A reply cut short once the provider answered (the caller went away, or the
+ * provider hung up) still writes its row: the provider bills it (issue 14.3).
  */
 import { AppError, type Principal, unavailable, uuidv7 } from '@platform/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -117,10 +118,13 @@ export class Relay {
     // The end of the reply waits for the call's usage row to commit (reply-end.ts).
     const end = replyEnd(api, stream);
     const resume = () => body.resume();
+    /** Bytes the provider sent: what a reply cut short is estimated from when it said nothing else. */
+    let relayed = 0;
     // Written by hand rather than piped, to hold the end back; with the same backpressure. A
     // plain pipe would also cost an AbortSignal per call (stream.pipeline) on Node 20. A caller
     // who goes away aborts the upstream call (onClose), which ends the body with an error.
     body.on('data', (chunk: Buffer) => {
+      relayed += chunk.length;
       const now = end.push(chunk);
       if (now.length > 0 && !res.write(now)) {
         body.pause();
@@ -164,8 +168,27 @@ export class Relay {
       });
     });
     body.once('error', (err) => {
-      // The provider failed mid-reply: the caller gets a cut-short reply and no usage row is written.
+      // Cut short: the provider failed mid-reply, or the caller went away (abort). Either way the
+      // call reached the provider, which bills it: its row is written, estimated unless the
+      // provider's final count came (issue 14.3). The caller gets a cut-short reply, or none.
       if (!abort.aborted) this.logFailure(req, call, upstream.statusCode, null, err);
+      try {
+        const said = facts();
+        if (said.textChars === undefined && said.text === '') said.textChars = Math.ceil(relayed / 2);
+        void this.completed(call, said, true).then((ok) => {
+          if (!ok) {
+            req.log.error(
+              { provider: call.provider.id, model: call.usedWireId, actor: call.actor.fid },
+              'relay: usage row of a reply cut short not committed',
+            );
+          }
+        });
+      } catch (e) {
+        req.log.error(
+          { err: e, provider: call.provider.id, model: call.usedWireId },
+          'relay: recording the call failed',
+        );
+      }
       res.destroy();
     });
   }
@@ -284,14 +307,23 @@ export class Relay {
     };
   }
 
-  /** Prices the finished call and queues its usage row (and its routing decision); resolves true once committed. */
-  private completed(call: Prepared, facts: ReplyFacts): Promise<boolean> {
+  /**
+   * Prices the call and queues its usage row (and its routing decision); resolves true once
+   * committed. A reply `cut` short counts the provider's tokens only when its final count came;
+   * otherwise the input is the provider's first count or the request's text, the output the text
+   * relayed, and the row is marked estimated.
+   */
+  private completed(call: Prepared, facts: ReplyFacts, cut = false): Promise<boolean> {
     let tokens: TokenCounts | undefined = facts.tokens;
     let estimated = false;
     if (call.speechChars !== undefined) {
       tokens = { input_tokens: call.speechChars, output_tokens: 0, cache_read_tokens: 0 };
     } else if (!tokens) {
       tokens = estimateTokens(promptChars(call.request), facts.textChars ?? facts.text.length);
+      estimated = true;
+    } else if (cut && !facts.final) {
+      const guess = estimateTokens(0, facts.textChars ?? facts.text.length);
+      tokens = { ...tokens, output_tokens: Math.max(tokens.output_tokens, guess.output_tokens) };
       estimated = true;
     }
     const zero = { cost_micros: 0, cache_savings_micros: 0 };

@@ -48,6 +48,11 @@ export interface ReplyFacts {
   responseId?: string;
   /** The reply text's length when the text itself was not kept. */
   textChars?: number;
+  /**
+   * Whether the provider's final count arrived (a stream's last usage event). A stream cut short
+   * before it may hold only a first count (Anthropic's message_start): its output is then estimated.
+   */
+  final?: boolean;
 }
 
 /** The usage, text and response id of a JSON reply of `api`. */
@@ -145,6 +150,7 @@ export class StreamTap {
   private chars = 0;
   private text = '';
   private responseId: string | undefined;
+  private final = false;
 
   constructor(
     private readonly api: Api,
@@ -166,7 +172,13 @@ export class StreamTap {
     const rest = this.pending + this.decoder.end();
     this.pending = '';
     if (rest) this.line(rest, 0, rest.length);
-    return { tokens: this.tokens, text: this.text, responseId: this.responseId, textChars: this.chars };
+    return {
+      tokens: this.tokens,
+      text: this.text,
+      responseId: this.responseId,
+      textChars: this.chars,
+      final: this.final,
+    };
   }
 
   private line(s: string, start: number, end: number): void {
@@ -198,14 +210,20 @@ export class StreamTap {
     switch (this.api) {
       case 'chat': {
         const u = obj(e.usage);
-        if (u) this.tokens = chatUsage(u);
+        if (u) {
+          this.tokens = chatUsage(u);
+          this.final = true;
+        }
         this.addText(deltaText('chat', e));
         return;
       }
       case 'responses': {
         const r = obj(e.response);
         const u = obj(r?.usage);
-        if (u) this.tokens = responsesUsage(u);
+        if (u) {
+          this.tokens = responsesUsage(u);
+          this.final = true;
+        }
         if (typeof r?.id === 'string') this.responseId = r.id;
         return;
       }
@@ -223,6 +241,7 @@ export class StreamTap {
                 output_tokens: 'output_tokens' in u ? next.output_tokens : prev.output_tokens,
               }
             : next;
+        if (e.type === 'message_delta') this.final = true;
         return;
       }
     }

@@ -120,7 +120,10 @@ export const UsageCall = Type.Object({
   cache_savings_micros: Type.Integer(),
   routing_savings_micros: Type.Integer(),
   source: Type.Union([Type.Literal('relay'), Type.Literal('report')]),
-  estimated: Type.Boolean({ description: 'The provider reported no usage: tokens were estimated from the text' }),
+  estimated: Type.Boolean({
+    description:
+      "The provider's count never came (a reply without usage, or one cut short by the caller or the provider): tokens were estimated from the request's text and the text relayed (about 4 characters a token)",
+  }),
 });
 export type UsageCall = Static<typeof UsageCall>;
 

@@ -5,8 +5,10 @@
  * give identical bytes. Used by the relay tests and the bench, so it stays lean.
  *
  * Test hooks in the request body (forwarded unchanged by the relay):
- *   `fake: { usage?: {input_tokens, output_tokens, cached_tokens}, chunks?, delay_ms?, hang_up_after? }`
- *   (hang_up_after: a stream destroys its connection after that many events, a provider failing mid-reply)
+ *   `fake: { usage?: {input_tokens, output_tokens, cached_tokens}, chunks?, delay_ms?, hang_up_after?, hold_after? }`
+ *   (hang_up_after: a stream destroys its connection after that many events, a provider failing mid-reply;
+ *   hold_after: a stream writes that many events (negative: all but that many) and then waits until
+ *   the caller goes away, a reply still being generated)
  * force the usage the reply reports, the number of text deltas a stream carries and a delay
  * between stream events.
  */
@@ -54,6 +56,7 @@ interface Forced {
   chunks?: number;
   delay_ms?: number;
   hang_up_after?: number;
+  hold_after?: number;
 }
 
 interface Reply {
@@ -371,10 +374,17 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
   };
 
   /** Writes stream events, pausing `delay` ms between them; stops when the caller goes away. */
-  function stream(res: ServerResponse, events: string[], delay: number, hangUpAfter?: number) {
+  function stream(res: ServerResponse, events: string[], delay: number, forced?: Forced) {
     res.writeHead(200, { 'content-type': SSE_TYPE, 'cache-control': 'no-cache' });
-    if (hangUpAfter !== undefined) {
-      res.write(events.slice(0, hangUpAfter).join(''), () => res.socket?.destroy());
+    if (forced?.hang_up_after !== undefined) {
+      res.write(events.slice(0, forced.hang_up_after).join(''), () => res.socket?.destroy());
+      return;
+    }
+    if (forced?.hold_after !== undefined) {
+      res.on('close', () => {
+        if (!res.writableFinished) noteAbort();
+      });
+      res.write(events.slice(0, forced.hold_after).join(''));
       return;
     }
     if (delay <= 0) {
@@ -442,19 +452,19 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
     switch (path) {
       case '/v1/chat/completions': {
         const r = replyFor(body, json, forced);
-        if (json.stream === true) stream(res, chatEvents(r, json, chunks), delay, forced?.hang_up_after);
+        if (json.stream === true) stream(res, chatEvents(r, json, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, chatJson(r));
         return;
       }
       case '/v1/responses': {
         const r = replyFor(body, json, forced);
-        if (json.stream === true) stream(res, responsesEvents(r, json, chunks), delay);
+        if (json.stream === true) stream(res, responsesEvents(r, json, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, responsesJson(r, json));
         return;
       }
       case '/v1/messages': {
         const r = replyFor(body, json, forced);
-        if (json.stream === true) stream(res, messagesEvents(r, chunks), delay);
+        if (json.stream === true) stream(res, messagesEvents(r, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, messagesJson(r));
         return;
       }
