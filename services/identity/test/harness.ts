@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { devFid, freePort } from '@platform/kit';
-import { testDatabase } from '@platform/kit/testing';
+import { rowCounts, testDatabase } from '@platform/kit/testing';
 import type { ClientMetadata } from 'oidc-provider';
 import { buildApp } from '../src/app.ts';
 import { loadClientDefinitions } from '../src/clients/load.ts';
@@ -85,6 +85,8 @@ export async function identityHarness(
     issuer,
     keys,
     call,
+    /** Everything an identity command could write. */
+    state: () => rowCounts(database.db, ['people', 'grants', 'outbox', 'idempotency_keys']),
     async close() {
       await app.close();
       await database.close();

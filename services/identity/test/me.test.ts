@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { POLICIES } from '@platform/policies';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, CONTROLLER, fid, identityHarness, SERVICE_TOKEN, STAFF, SUPERADMIN } from './harness.ts';
 
@@ -26,14 +25,7 @@ const viaService = (onBehalfOf?: string, token = SERVICE_TOKEN): Record<string, 
   ...(onBehalfOf ? { 'x-platform-on-behalf-of': onBehalfOf } : {}),
 });
 
-async function state() {
-  const out: Record<string, number> = {};
-  for (const t of ['people', 'grants', 'outbox', 'idempotency_keys']) {
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(t)}`.execute(h.database.db);
-    out[t] = Number(r.rows[0]?.n);
-  }
-  return out;
-}
+const state = () => h.state();
 
 async function person(data: Record<string, unknown> = {}) {
   const r = await h.call('POST', '/v1/people', ADMIN, { data: { email: email(), ...data } });

@@ -15,15 +15,7 @@ const PASSWORD = 'correct horse battery staple';
 /** A fresh address per call, so tests never depend on each other's people. */
 const email = (tag = 'p') => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** Everything an identity command could write. */
-async function state() {
-  const out: Record<string, number> = {};
-  for (const t of ['people', 'grants', 'outbox', 'idempotency_keys']) {
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(t)}`.execute(h.database.db);
-    out[t] = Number(r.rows[0]?.n);
-  }
-  return out;
-}
+const state = () => h.state();
 
 type Event = { type: string; data: Record<string, unknown> };
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { documentedErrorCodes, routeChecks } from '@platform/kit/testing';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../src/routes/index.ts';
 import { ADMIN, CONTROLLER, identityHarness } from './harness.ts';
@@ -11,15 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-/** Everything an identity command could write. */
-async function state() {
-  const out: Record<string, number> = {};
-  for (const t of ['people', 'grants', 'outbox', 'idempotency_keys']) {
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(t)}`.execute(h.database.db);
-    out[t] = Number(r.rows[0]?.n);
-  }
-  return out;
-}
+const state = () => h.state();
 
 const email = () => `p-${randomUUID().slice(0, 8)}@example.com`;
 async function person() {
