@@ -1,4 +1,5 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { events } from './events.ts';
 import { changeRoutes } from './routes/changes.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { goalRoutes } from './routes/goals.ts';
@@ -34,7 +35,7 @@ const AREAS = [
 ];
 
 export async function buildApp(deps: WorkspaceDeps) {
-  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()) };
+  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), events };
   return createServiceApp({
     service: 'workspace',
     title: 'Workspace',

@@ -11,10 +11,12 @@ const Role = Type.String({ description: 'owner, editor, commenter or viewer' });
 const FieldNames = Type.Array(Type.String(), { description: 'Names of the changed fields, never their values' });
 
 /** The project and item of a project.item_* event and who acted. */
-const item = (more: TProperties = {}) => Type.Object({ projectId: Id, itemId: Id, actor: Actor, ...more });
-const goal = (more: TProperties = {}) => Type.Object({ projectId: Id, goalId: Id, actor: Actor, ...more });
+const item = <P extends TProperties>(more: P = {} as P) =>
+  Type.Object({ projectId: Id, itemId: Id, actor: Actor, ...more });
+const goal = <P extends TProperties>(more: P = {} as P) =>
+  Type.Object({ projectId: Id, goalId: Id, actor: Actor, ...more });
 const view = () => Type.Object({ projectId: Id, viewId: Id, actor: Actor });
-const status = (more: TProperties = {}) =>
+const status = <P extends TProperties>(more: P = {} as P) =>
   Type.Object({
     projectId: Id,
     action: Type.String({ description: 'The status action taken' }),

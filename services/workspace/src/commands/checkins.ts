@@ -1,11 +1,11 @@
-import { emit, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
 import { checkinNote, requireCheckinAuthor, requireOpenGoal } from '../domain/goals.ts';
 import { roleAtLeast } from '../domain/roles.ts';
 import type { Checkin, CheckinInput } from '../schemas/goals.ts';
 import { insertActivity, insertCheckin } from '../store/checkins.ts';
 import { updateGoal } from '../store/goals.ts';
 import { takeChangeNumber } from '../store/projects.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { goalOnProject } from './goals.ts';
 import { projectForWrite } from './project-access.ts';
 
@@ -49,22 +49,15 @@ export async function postCheckin(
     now,
   );
   await takeChangeNumber(trx, project.id, 'structure');
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'project.goal_checked_in',
-        data: {
-          projectId: project.id,
-          goalId: goal.id,
-          checkinId: checkin.id,
-          status: checkin.status,
-          actor: principal.id,
-        },
-      },
-    ],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.goal_checked_in',
+    data: {
+      projectId: project.id,
+      goalId: goal.id,
+      checkinId: checkin.id,
+      status: checkin.status,
+      actor: principal.id,
+    },
+  });
   return checkin;
 }

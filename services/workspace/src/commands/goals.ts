@@ -1,4 +1,4 @@
-import { emit, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
 import {
   closedAtChange,
   type GoalRecord,
@@ -24,7 +24,7 @@ import {
 } from '../store/goals.ts';
 import { memberRole, takeChangeNumber } from '../store/projects.ts';
 import { insertTaskChanges } from '../store/task-changes.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
 /** Empty clears: '' and null read as none. */
@@ -72,12 +72,10 @@ export async function createGoal(ctx: CommandCtx, projectId: string, input: Goal
     now,
   );
   await takeChangeNumber(trx, project.id, 'structure');
-  await emit(
-    trx,
-    SERVICE,
-    [{ type: 'project.goal_created', data: { projectId: project.id, goalId: goal.id, actor: principal.id } }],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.goal_created',
+    data: { projectId: project.id, goalId: goal.id, actor: principal.id },
+  });
   return asRead(ctx, goal, project.checkin_weekday);
 }
 
@@ -109,17 +107,10 @@ export async function editGoal(ctx: CommandCtx, projectId: string, goalId: strin
     now,
   );
   await takeChangeNumber(trx, project.id, 'structure');
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'project.goal_updated',
-        data: { projectId: project.id, goalId: goal.id, actor: principal.id, changedFields: plan.changedFields },
-      },
-    ],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.goal_updated',
+    data: { projectId: project.id, goalId: goal.id, actor: principal.id, changedFields: plan.changedFields },
+  });
   return asRead(ctx, updated, project.checkin_weekday);
 }
 
@@ -151,11 +142,9 @@ export async function deleteGoal(ctx: CommandCtx, projectId: string, goalId: str
     now,
   );
   await deleteGoalRow(trx, goal.id);
-  await emit(
-    trx,
-    SERVICE,
-    [{ type: 'project.goal_deleted', data: { projectId: project.id, goalId: goal.id, actor: principal.id } }],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.goal_deleted',
+    data: { projectId: project.id, goalId: goal.id, actor: principal.id },
+  });
   return null;
 }

@@ -1,6 +1,7 @@
-import { conflict, type EventInput, emit, notFound } from '@platform/kit';
+import { conflict, notFound } from '@platform/kit';
 import { DEFAULT_JOIN_ROLE, keepAnOwner, memberChange } from '../domain/members.ts';
 import { projectNotFound, type Role } from '../domain/roles.ts';
+import type { WorkspaceEvent } from '../events.ts';
 import type {
   DecisionInput,
   JoinRequest,
@@ -20,7 +21,7 @@ import {
   setMemberRole,
 } from '../store/members.ts';
 import { lockProject } from '../store/projects.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
 /**
@@ -32,7 +33,7 @@ import { projectForWrite } from './project-access.ts';
 
 const alreadyMember = () => conflict('already_member', 'This principal is already a member of the project');
 
-const memberAdded = (projectId: string, principalId: string, role: Role, actor: string): EventInput => ({
+const memberAdded = (projectId: string, principalId: string, role: Role, actor: string): WorkspaceEvent => ({
   type: 'project.member_added',
   data: { projectId, principalId, role, actor },
 });
@@ -59,7 +60,7 @@ export async function addMember(ctx: CommandCtx, projectId: string, input: Membe
     );
     events.push(joinDecided(projectId, input.principal_id, 'approve', input.role, principal.id));
   }
-  await emit(trx, SERVICE, events, now);
+  await ctx.emit(events);
   return member;
 }
 
@@ -86,26 +87,17 @@ export async function changeMember(
   keepAnOwner(current.role, change, current.role === 'owner' ? await countOwners(trx, projectId) : 0);
   if ('remove' in change) {
     await deleteMember(trx, projectId, principalId);
-    await emit(
-      trx,
-      SERVICE,
-      [{ type: 'project.member_removed', data: { projectId, principalId, role: current.role, actor: principal.id } }],
-      now,
-    );
+    await ctx.emit({
+      type: 'project.member_removed',
+      data: { projectId, principalId, role: current.role, actor: principal.id },
+    });
     return { principal_id: principalId, removed: true, member: null };
   }
   const member = await setMemberRole(trx, projectId, principalId, change.role, now);
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'project.member_role_changed',
-        data: { projectId, principalId, fromRole: current.role, toRole: change.role, actor: principal.id },
-      },
-    ],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.member_role_changed',
+    data: { projectId, principalId, fromRole: current.role, toRole: change.role, actor: principal.id },
+  });
   return { principal_id: principalId, removed: false, member };
 }
 
@@ -115,7 +107,7 @@ const joinDecided = (
   decision: 'approve' | 'decline',
   role: Role | null,
   actor: string,
-): EventInput => ({
+): WorkspaceEvent => ({
   type: 'project.join_request_decided',
   data: { projectId, principalId, decision, role, actor },
 });
@@ -135,12 +127,10 @@ export async function requestToJoin(ctx: CommandCtx, projectId: string, input: J
   const existing = await findJoinRequest(trx, projectId, principal.id, { lock: true });
   if (existing?.status === 'pending') return existing;
   const request = await openJoinRequest(trx, projectId, principal.id, input.message ?? '', now);
-  await emit(
-    trx,
-    SERVICE,
-    [{ type: 'project.join_requested', data: { projectId, principalId: principal.id, actor: principal.id } }],
-    now,
-  );
+  await ctx.emit({
+    type: 'project.join_requested',
+    data: { projectId, principalId: principal.id, actor: principal.id },
+  });
   return request;
 }
 
@@ -176,6 +166,6 @@ export async function decideJoin(
     await insertMember(trx, projectId, principalId, role, principal.id, now);
     events.push(memberAdded(projectId, principalId, role, principal.id));
   }
-  await emit(trx, SERVICE, events, now);
+  await ctx.emit(events);
   return decided;
 }

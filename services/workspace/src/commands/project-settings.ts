@@ -1,9 +1,8 @@
-import { emit } from '@platform/kit';
 import { type SettingField, type StatusAction, settingChanges, statusChange } from '../domain/projects.ts';
 import type { Project, ProjectPatch } from '../schemas/projects.ts';
 import { setProjectFlag, updateSettings } from '../store/project-settings.ts';
 import { takeChangeNumber } from '../store/projects.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForHoldRelease, projectForWrite } from './project-access.ts';
 
 /**
@@ -21,7 +20,7 @@ export async function updateProject(ctx: CommandCtx, projectId: string, patch: P
   await takeChangeNumber(trx, projectId, 'structure');
   const updated = await updateSettings(trx, projectId, changes, now);
   // Field names only, never the values (names and instructions stay off the bus).
-  await emit(trx, SERVICE, [{ type: 'project.updated', data: { projectId, changedFields, actor: principal.id } }], now);
+  await ctx.emit({ type: 'project.updated', data: { projectId, changedFields, actor: principal.id } });
   return { ...updated, role: access.member };
 }
 
@@ -41,9 +40,13 @@ export async function changeProjectStatus(ctx: CommandCtx, projectId: string, ac
   if (!change) return { ...project, role: access.member };
   await takeChangeNumber(trx, projectId, 'structure');
   const updated = await setProjectFlag(trx, projectId, change, now);
-  const data: Record<string, unknown> = { projectId, action, actor: principal.id };
-  if (change.column === 'contributes_to_knowledge') data.contributesToKnowledge = change.value;
-  if (change.column === 'legal_hold') data.legalHold = change.value;
-  await emit(trx, SERVICE, [{ type: change.event, data }], now);
+  const data = { projectId, action, actor: principal.id };
+  await ctx.emit(
+    change.column === 'contributes_to_knowledge'
+      ? { type: change.event, data: { ...data, contributesToKnowledge: change.value } }
+      : change.column === 'legal_hold'
+        ? { type: change.event, data: { ...data, legalHold: change.value } }
+        : { type: change.event, data },
+  );
   return { ...updated, role: access.member };
 }

@@ -1,4 +1,4 @@
-import { emit, unprocessable, uuidv7 } from '@platform/kit';
+import { unprocessable, uuidv7 } from '@platform/kit';
 import { trimmedName } from '../domain/projects.ts';
 import { itemCreated } from '../domain/task-events.ts';
 import { defaultStatus, offersType } from '../domain/workflows.ts';
@@ -7,7 +7,7 @@ import { insertProject, takeChangeNumber, upsertMember } from '../store/projects
 import { insertStartingViews } from '../store/starting-views.ts';
 import { insertTask } from '../store/tasks.ts';
 import { findTemplate } from '../store/templates.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 
 /** Trimmed; 1 to 200 characters. */
 export const projectName = (raw: string) => trimmedName(raw);
@@ -73,17 +73,12 @@ export async function createProject(ctx: CommandCtx, input: ProjectInput) {
       ),
     );
   }
-  await emit(
-    trx,
-    SERVICE,
-    [
-      {
-        type: 'project.created',
-        data: { projectId: project.id, workflow, templateId: project.template_id, actor: principal.id },
-      },
-      ...created.map((t) => itemCreated(t, { actor: principal.id })),
-    ],
-    now,
-  );
+  await ctx.emit([
+    {
+      type: 'project.created',
+      data: { projectId: project.id, workflow, templateId: project.template_id, actor: principal.id },
+    },
+    ...created.map((t) => itemCreated(t, { actor: principal.id })),
+  ]);
   return { ...project, role: 'owner' as const };
 }

@@ -1,4 +1,4 @@
-import { type Db, type EventInput, emit, unprocessable } from '@platform/kit';
+import { type Db, unprocessable } from '@platform/kit';
 import { type Gap, inOrder, rankIn } from '../domain/ranks.ts';
 import {
   type Content,
@@ -27,6 +27,7 @@ import {
 } from '../domain/task-events.ts';
 import { emptyToNull, itemNotFound, requireOfferedStatus, requireOfferedType } from '../domain/tasks.ts';
 import { doneStatus, isClosedCategory, type StatusDef } from '../domain/workflows.ts';
+import type { WorkspaceEvent } from '../events.ts';
 import type { TaskMove, TaskPatch, TaskRestore } from '../schemas/task-edits.ts';
 import type { Task } from '../schemas/tasks.ts';
 import type { ProjectRow } from '../store/projects.ts';
@@ -42,7 +43,7 @@ import {
   updateTask,
 } from '../store/task-writes.ts';
 import { findTask, insertVersion } from '../store/tasks.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 import { checkTaskRefs, notifyAssigned } from './tasks.ts';
 
@@ -199,14 +200,14 @@ export async function editTask(ctx: CommandCtx, projectId: string, itemId: strin
 
   const evidence = evidenceChanged(changed, crossesClosed(before.status.category, after.status.category));
   const actor = { actor: principal.id };
-  const events: EventInput[] = [];
+  const events: WorkspaceEvent[] = [];
   if (changed.length > 0) events.push(itemUpdated(after, changed, evidence, actor));
   if (state.status) {
     events.push(itemStatusChanged(before, after, evidence, actor));
     if (closes(before.status.category, after.status.category)) events.push(itemResolved(after, actor));
   }
   if (state.assignee !== undefined) events.push(itemAssigned(after, before.assignee, actor));
-  if (events.length > 0) await emit(trx, SERVICE, events, now);
+  if (events.length > 0) await ctx.emit(events);
   if (state.assignee !== undefined) await notifyAssigned(ctx, after);
   return after;
 }
@@ -253,7 +254,7 @@ async function setArchived(ctx: CommandCtx, project: ProjectRow, task: Task, arc
     now,
   );
   const actor = { actor: principal.id };
-  await emit(trx, SERVICE, [archived ? itemArchived(after, actor) : itemUnarchived(after, actor)], now);
+  await ctx.emit(archived ? itemArchived(after, actor) : itemUnarchived(after, actor));
   return after;
 }
 
@@ -291,7 +292,7 @@ export async function restoreTask(
   const seq = await takeChangeNumber(trx, project.id, 'tasks');
   const after = await updateTask(trx, before.id, { ...old, version: before.version + 1 }, seq, now);
   await insertVersion(trx, { ...after }, principal.id, now);
-  await emit(trx, SERVICE, [itemRestored(after, input.from_version, { actor: principal.id })], now);
+  await ctx.emit(itemRestored(after, input.from_version, { actor: principal.id }));
   return after;
 }
 
@@ -314,11 +315,6 @@ export async function resolveTask(ctx: CommandCtx, projectId: string, itemId: st
   const after = await updateTask(trx, before.id, statusWrite(before, done, principal.id, now), seq, now);
   await insertTaskChanges(trx, stateChanges(before, after, { status: done }), principal.id, seq, now);
   const actor = { actor: principal.id };
-  await emit(
-    trx,
-    SERVICE,
-    [itemStatusChanged(before, after, evidenceChanged([], true), actor), itemResolved(after, actor)],
-    now,
-  );
+  await ctx.emit([itemStatusChanged(before, after, evidenceChanged([], true), actor), itemResolved(after, actor)]);
   return after;
 }

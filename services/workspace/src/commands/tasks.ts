@@ -1,4 +1,4 @@
-import { type Db, type EventInput, emit, uuidv7 } from '@platform/kit';
+import { type Db, uuidv7 } from '@platform/kit';
 import { itemAssigned, itemCreated, itemResolved } from '../domain/task-events.ts';
 import {
   emptyToNull,
@@ -12,12 +12,13 @@ import {
   taskTitle,
 } from '../domain/tasks.ts';
 import { defaultStatus, isClosedCategory } from '../domain/workflows.ts';
+import type { WorkspaceEvent } from '../events.ts';
 import type { TaskInput } from '../schemas/task-input.ts';
 import type { Task } from '../schemas/tasks.ts';
 import { insertNotification } from '../store/notifications.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { insertTask, isGoalOnProject, isProjectMember, topRank } from '../store/tasks.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
 /**
@@ -99,10 +100,10 @@ export async function createTask(ctx: CommandCtx, projectId: string, input: Task
   );
 
   const actor = { actor: principal.id };
-  const events: EventInput[] = [itemCreated(task, actor)];
+  const events: WorkspaceEvent[] = [itemCreated(task, actor)];
   if (isClosedCategory(task.status.category)) events.push(itemResolved(task, actor));
   if (task.assignee !== null) events.push(itemAssigned(task, null, actor));
-  await emit(trx, SERVICE, events, now);
+  await ctx.emit(events);
   await notifyAssigned(ctx, task);
   return task;
 }

@@ -1,9 +1,9 @@
-import { emit, unprocessable, uuidv7 } from '@platform/kit';
+import { unprocessable, uuidv7 } from '@platform/kit';
 import { trimmedName } from '../domain/projects.ts';
 import { offersType } from '../domain/workflows.ts';
 import type { TemplateInput } from '../schemas/templates.ts';
 import { insertTemplate, type TemplateRow } from '../store/templates.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 
 /**
  * Any signed-in person saves a project template. Its workflow is the one its projects get:
@@ -36,11 +36,6 @@ export async function saveTemplate(ctx: CommandCtx, input: TemplateInput): Promi
     },
     now,
   );
-  await emit(
-    trx,
-    SERVICE,
-    [{ type: 'project.template_saved', data: { templateId: template.id, workflow, actor: principal.id } }],
-    now,
-  );
+  await ctx.emit({ type: 'project.template_saved', data: { templateId: template.id, workflow, actor: principal.id } });
   return template;
 }

@@ -1,4 +1,4 @@
-import { AppError, type Db, emit, notFound, uuidv7 } from '@platform/kit';
+import { AppError, type Db, notFound, uuidv7 } from '@platform/kit';
 import {
   DEFAULT_GROUP_BY,
   DEFAULT_SORT,
@@ -32,7 +32,7 @@ import {
   type ViewChange,
   viewTally,
 } from '../store/views.ts';
-import { type CommandCtx, SERVICE } from './context.ts';
+import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
 /** What filter values are checked against: the project's workflow and the goals on it now. */
@@ -79,7 +79,7 @@ export async function createView(ctx: CommandCtx, projectId: string, input: View
     },
     now,
   );
-  await emit(trx, SERVICE, [viewCreated(project.id, row.id, principal.id)], now);
+  await ctx.emit(viewCreated(project.id, row.id, principal.id));
   return toView(row, fc);
 }
 
@@ -120,7 +120,7 @@ export async function changeView(ctx: CommandCtx, projectId: string, viewId: str
 
   await takeChangeNumber(trx, project.id, 'structure');
   const row = await updateView(trx, current.id, change, now);
-  await emit(trx, SERVICE, [viewUpdated(project.id, row.id, principal.id)], now);
+  await ctx.emit(viewUpdated(project.id, row.id, principal.id));
   return toView(row, fc);
 }
 
@@ -132,7 +132,7 @@ export async function removeView(ctx: CommandCtx, projectId: string, viewId: str
   if (!current) throw viewNotFound();
   await takeChangeNumber(trx, project.id, 'structure');
   await deleteView(trx, current.id);
-  await emit(trx, SERVICE, [viewDeleted(project.id, current.id, principal.id)], now);
+  await ctx.emit(viewDeleted(project.id, current.id, principal.id));
 }
 
 /**
@@ -153,7 +153,7 @@ export async function reorderViews(ctx: CommandCtx, projectId: string, viewIds: 
   if (!unchanged) {
     await takeChangeNumber(trx, project.id, 'structure');
     await setPositions(trx, project.id, viewIds);
-    await emit(trx, SERVICE, [viewsReordered(project.id, viewIds, principal.id)], now);
+    await ctx.emit(viewsReordered(project.id, viewIds, principal.id));
   }
   return projectViews(trx, project);
 }

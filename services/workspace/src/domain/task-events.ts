@@ -1,4 +1,4 @@
-import type { EventInput } from '@platform/kit';
+import type { WorkspaceEvent } from '../events.ts';
 import type { Task } from '../schemas/tasks.ts';
 import { isClosedCategory } from './workflows.ts';
 
@@ -11,7 +11,7 @@ type Actor = { actor: string };
 
 const base = (t: Task, actor: string) => ({ projectId: t.project_id, itemId: t.id, actor });
 
-export const itemCreated = (t: Task, { actor }: Actor): EventInput => ({
+export const itemCreated = (t: Task, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_created',
   data: { ...base(t, actor), type: t.type, category: t.status.category, origin: t.origin, statusId: t.status_id },
 });
@@ -22,7 +22,7 @@ export const itemUpdated = (
   changedFields: string[],
   evidenceChanged: boolean,
   { actor }: Actor,
-): EventInput => ({
+): WorkspaceEvent => ({
   type: 'project.item_updated',
   data: { ...base(t, actor), version: t.version, changedFields, evidenceChanged },
 });
@@ -32,7 +32,7 @@ export const itemStatusChanged = (
   after: Task,
   evidenceChanged: boolean,
   { actor }: Actor,
-): EventInput => ({
+): WorkspaceEvent => ({
   type: 'project.item_status_changed',
   data: {
     ...base(after, actor),
@@ -45,27 +45,27 @@ export const itemStatusChanged = (
 });
 
 /** Moved from open to completed or canceled by any route, or added in a closed status. */
-export const itemResolved = (t: Task, { actor }: Actor): EventInput => ({
+export const itemResolved = (t: Task, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_resolved',
   data: { ...base(t, actor), statusId: t.status_id, category: t.status.category },
 });
 
-export const itemAssigned = (t: Task, previous: string | null, { actor }: Actor): EventInput => ({
+export const itemAssigned = (t: Task, previous: string | null, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_assigned',
   data: { ...base(t, actor), assignee: t.assignee, previousAssignee: previous },
 });
 
-export const itemArchived = (t: Task, { actor }: Actor): EventInput => ({
+export const itemArchived = (t: Task, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_archived',
   data: base(t, actor),
 });
 
-export const itemUnarchived = (t: Task, { actor }: Actor): EventInput => ({
+export const itemUnarchived = (t: Task, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_unarchived',
   data: base(t, actor),
 });
 
-export const itemRestored = (t: Task, fromVersion: number, { actor }: Actor): EventInput => ({
+export const itemRestored = (t: Task, fromVersion: number, { actor }: Actor): WorkspaceEvent => ({
   type: 'project.item_restored',
   data: { ...base(t, actor), version: t.version, fromVersion },
 });

@@ -1,4 +1,5 @@
-import { type EventInput, UUID_RE, unprocessable } from '@platform/kit';
+import { UUID_RE, unprocessable } from '@platform/kit';
+import type { WorkspaceEvent } from '../events.ts';
 import type { View } from '../schemas/views.ts';
 import { trimmedText } from './text.ts';
 import {
@@ -278,22 +279,22 @@ export function orderProblem(current: readonly string[], sent: readonly string[]
 }
 
 /** The view events: ids only; names and filters stay off the bus. */
-export const viewCreated = (projectId: string, viewId: string, actor: string): EventInput => ({
+export const viewCreated = (projectId: string, viewId: string, actor: string): WorkspaceEvent => ({
   type: 'project.view_created',
   data: { projectId, viewId, actor },
 });
 
-export const viewUpdated = (projectId: string, viewId: string, actor: string): EventInput => ({
+export const viewUpdated = (projectId: string, viewId: string, actor: string): WorkspaceEvent => ({
   type: 'project.view_updated',
   data: { projectId, viewId, actor },
 });
 
-export const viewDeleted = (projectId: string, viewId: string, actor: string): EventInput => ({
+export const viewDeleted = (projectId: string, viewId: string, actor: string): WorkspaceEvent => ({
   type: 'project.view_deleted',
   data: { projectId, viewId, actor },
 });
 
-export const viewsReordered = (projectId: string, viewIds: string[], actor: string): EventInput => ({
+export const viewsReordered = (projectId: string, viewIds: string[], actor: string): WorkspaceEvent => ({
   type: 'project.views_reordered',
   data: { projectId, viewIds, actor },
 });

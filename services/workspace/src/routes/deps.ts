@@ -9,11 +9,14 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandCtx } from '../commands/context.ts';
 import { type Action, can } from '../domain/permissions.ts';
+import type { events } from '../events.ts';
 import { type VisibleProject, visibleProject } from '../store/projects.ts';
 
 export interface RouteDeps {
   database: Database;
   clock: () => Date;
+  /** The service's declared events: what a command's `emit` accepts. */
+  events: typeof events;
 }
 
 export type RouteModule = (app: App, deps: RouteDeps) => void;
