@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { authenticatorFromConfig, type Database, type Db, devFid, emptyDirectory } from '@platform/kit';
+import { authenticatorFromConfig, type Database, devFid, emptyDirectory } from '@platform/kit';
 import { listenOnFreePort } from '@platform/kit/testing';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { workspaceConfig } from '../src/config.ts';
+import type { Db } from '../src/store/db.ts';
 
 const ISSUER = 'http://127.0.0.1:1/bench-issuer';
 export const BENCH_OWNER = devFid('bench.owner@ws.test');

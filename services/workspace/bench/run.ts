@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@platform/kit';
 import {
   type BenchKind,
   BenchRun,
@@ -16,6 +15,7 @@ import {
 import { sql } from 'kysely';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { changesSince } from '../src/store/changes.ts';
+import type { Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
 

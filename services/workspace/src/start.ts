@@ -2,10 +2,11 @@ import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } fro
 import { buildApp } from './app.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import type { DB } from './store/db.ts';
 
 /** Starts workspace: database and migrations, outbox publisher, HTTP. */
 export async function startWorkspace(config: WorkspaceConfig = workspaceConfig(), shared: SharedInfrastructure = {}) {
-  const runtime = await startRuntime({
+  const runtime = await startRuntime<DB>({
     service: 'workspace',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),

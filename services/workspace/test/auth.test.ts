@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { workspaceConfig } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 
 /**
  * Spec 2, Authentication: platform bearer tokens of the identity service, the shared
@@ -34,7 +35,7 @@ let drop: () => Promise<void>;
 let sign: (claims: { sub: string; aud?: string; typ?: string; exp?: number }) => Promise<string>;
 
 beforeAll(async () => {
-  const database = await testDatabase('workspace', MIGRATIONS);
+  const database = await testDatabase<DB>('workspace', MIGRATIONS);
   drop = () => database.drop();
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }] });

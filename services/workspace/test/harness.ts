@@ -14,6 +14,7 @@ import { MIGRATIONS } from '../src/migrations.ts';
 import type { Checkin, Goal } from '../src/schemas/goals.ts';
 import type { Project } from '../src/schemas/projects.ts';
 import type { Task } from '../src/schemas/tasks.ts';
+import type { DB } from '../src/store/db.ts';
 import { changeCounters, upsertMember } from '../src/store/projects.ts';
 
 /** A platform admin of config/dev-principals.json; every other email is a person with no grants. */
@@ -48,7 +49,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * unless given one (null sends none).
  */
 export async function harness(opts: { now?: string } = {}) {
-  const database = await testDatabase('workspace', MIGRATIONS);
+  const database = await testDatabase<DB>('workspace', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');
   const directory = DevPrincipals.load();
   const app = await buildApp({

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 import { type Harness, harness, OWNER, tag } from './harness.ts';
 
 let h: Harness;
@@ -74,7 +75,7 @@ describe('ops routes and OpenAPI', () => {
   });
 
   it('WS-006 GET /api-docs is served when SWAGGER_ON is on', async () => {
-    const database = await testDatabase('workspace', MIGRATIONS);
+    const database = await testDatabase<DB>('workspace', MIGRATIONS);
     const app = await buildApp({
       database,
       authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),

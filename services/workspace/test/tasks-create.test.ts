@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tasks } from '../src/store/db.ts';
 import { EDITOR, fid, type Harness, harness, OUTSIDER, OWNER, VIEWER } from './harness.ts';
 
 let h: Harness;
@@ -451,7 +452,8 @@ describe('archived project and the database', () => {
       await expect(
         h.db
           .insertInto('tasks')
-          .values({ ...without, id: randomUUID() })
+          // Deliberately without a NOT NULL column: the database, not the type, must refuse it.
+          .values({ ...without, id: randomUUID() } as Insertable<Tasks>)
           .execute(),
       ).rejects.toThrow(/null value|not-null|violates/i);
       await expect(

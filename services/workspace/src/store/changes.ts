@@ -1,10 +1,16 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import { type ChangeCountersSnapshot, MAX_CHANGED_ITEMS } from '../domain/changes.ts';
 import type { Task } from '../schemas/tasks.ts';
-import { TASK_COLUMNS, toTask } from './tasks.ts';
+import type { Db } from './db.ts';
+import { TASK_COLUMNS, type TaskRow, toTask } from './tasks.ts';
 
 const COLS = sql.join(TASK_COLUMNS.map((c) => sql.ref(`t.${c}`)));
+
+/** A row of the changes query: the project's counters, and a changed task (all null when none changed). */
+type ChangedRow = { p_change_seq: number; p_structure_seq: number; p_renumber_seq: number } & (
+  | TaskRow
+  | { [K in keyof TaskRow]: null }
+);
 
 /**
  * The project's change counters and the tasks changed after `since`, earliest change first, read
@@ -18,7 +24,7 @@ export async function changesSince(
   projectId: string,
   since: bigint | null,
 ): Promise<{ counters: ChangeCountersSnapshot; items: Task[]; more: boolean }> {
-  const r = await sql<Record<string, unknown>>`
+  const r = await sql<ChangedRow>`
     SELECT p.change_seq AS p_change_seq, p.structure_seq AS p_structure_seq, p.renumber_seq AS p_renumber_seq, ${COLS}
     FROM projects p
     LEFT JOIN LATERAL (
@@ -35,7 +41,7 @@ export async function changesSince(
     structure_seq: BigInt(String(first.p_structure_seq ?? 0)),
     renumber_seq: BigInt(String(first.p_renumber_seq ?? 0)),
   };
-  const rows = r.rows.filter((row) => row.id != null);
+  const rows = r.rows.filter((row): row is Extract<ChangedRow, { id: string }> => row.id != null);
   return {
     counters,
     items: rows.slice(0, MAX_CHANGED_ITEMS).map(toTask),

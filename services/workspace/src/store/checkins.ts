@@ -1,6 +1,7 @@
-import { type Db, isoOrThrow, type PageRequest, uuidv7 } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow, type PageRequest, uuidv7 } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import type { Checkin } from '../schemas/goals.ts';
+import type { Db, GoalCheckins } from './db.ts';
 
 const CHECKIN_COLUMNS = [
   'id',
@@ -13,15 +14,15 @@ const CHECKIN_COLUMNS = [
   'created_at',
 ] as const;
 
-const toCheckin = (r: Record<string, unknown>): Checkin => ({
-  id: r.id as string,
-  goal_id: r.goal_id as string,
-  project_id: r.project_id as string,
+const toCheckin = (r: Pick<Selectable<GoalCheckins>, (typeof CHECKIN_COLUMNS)[number]>): Checkin => ({
+  id: r.id,
+  goal_id: r.goal_id,
+  project_id: r.project_id,
   status_before: r.status_before as Checkin['status_before'],
   status: r.status as Checkin['status'],
-  note: r.note as string,
-  author: r.author as string,
-  created_at: isoOrThrow(r.created_at as Date),
+  note: r.note,
+  author: r.author,
+  created_at: isoOrThrow(r.created_at),
 });
 
 export type NewCheckin = Omit<Checkin, 'created_at'>;

@@ -1,5 +1,5 @@
-import { type Db, isoOrThrow } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import {
   type CheckinStatus,
   type GoalChanges,
@@ -10,6 +10,7 @@ import {
   OPEN_GOAL_STATUSES,
 } from '../domain/goals.ts';
 import type { Goal } from '../schemas/goals.ts';
+import type { Db, Goals } from './db.ts';
 
 export const GOAL_COLUMNS = [
   'id',
@@ -33,16 +34,16 @@ const dateOnly = (v: unknown): string | null => {
 
 const instant = (v: unknown): Date => new Date(isoOrThrow(v as Date | string));
 
-export const toGoalRecord = (r: Record<string, unknown>): GoalRecord => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  title: r.title as string,
-  description: r.description as string,
-  lead: r.lead as string,
+export const toGoalRecord = (r: Pick<Selectable<Goals>, (typeof GOAL_COLUMNS)[number]>): GoalRecord => ({
+  id: r.id,
+  project_id: r.project_id,
+  title: r.title,
+  description: r.description,
+  lead: r.lead,
   target_date: dateOnly(r.target_date),
   status: r.status as GoalStatus,
-  closing_note: (r.closing_note as string | null) ?? null,
-  created_by: r.created_by as string,
+  closing_note: r.closing_note ?? null,
+  created_by: r.created_by,
   created_at: instant(r.created_at),
   updated_at: instant(r.updated_at),
 });

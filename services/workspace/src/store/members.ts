@@ -1,16 +1,17 @@
-import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import type { Role } from '../domain/roles.ts';
 import type { JoinRequest, Member } from '../schemas/members.ts';
+import type { Db, JoinRequests, ProjectMembers } from './db.ts';
 
 const MEMBER_COLUMNS = ['principal_id', 'role', 'added_by', 'created_at', 'updated_at'] as const;
 
-const toMember = (r: Record<string, unknown>): Member => ({
-  principal_id: r.principal_id as string,
+const toMember = (r: Pick<Selectable<ProjectMembers>, (typeof MEMBER_COLUMNS)[number]>): Member => ({
+  principal_id: r.principal_id,
   role: r.role as Role,
-  added_by: r.added_by as string,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  added_by: r.added_by,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 /** Members in the order they joined. */
@@ -108,16 +109,16 @@ const JOIN_COLUMNS = [
   'updated_at',
 ] as const;
 
-const toJoinRequest = (r: Record<string, unknown>): JoinRequest => ({
-  project_id: r.project_id as string,
-  principal_id: r.principal_id as string,
+const toJoinRequest = (r: Pick<Selectable<JoinRequests>, (typeof JOIN_COLUMNS)[number]>): JoinRequest => ({
+  project_id: r.project_id,
+  principal_id: r.principal_id,
   status: r.status as JoinRequest['status'],
-  message: r.message as string,
+  message: r.message,
   role: (r.role as Role | null) ?? null,
-  decided_by: (r.decided_by as string | null) ?? null,
-  decided_at: r.decided_at ? isoOrThrow(r.decided_at as Date) : null,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  decided_by: r.decided_by ?? null,
+  decided_at: r.decided_at ? isoOrThrow(r.decided_at) : null,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 export async function findJoinRequest(

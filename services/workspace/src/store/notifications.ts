@@ -1,4 +1,5 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
+import type { Db } from './db.ts';
 
 export interface NewNotification {
   recipient: string;

@@ -1,6 +1,7 @@
-import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
 import { sql } from 'kysely';
 import type { Role } from '../domain/roles.ts';
+import type { Db } from './db.ts';
 import { PROJECT_COLUMNS, type ProjectRow, toProjectRow } from './projects.ts';
 
 export interface ProjectListFilter {

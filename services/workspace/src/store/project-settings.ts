@@ -1,5 +1,5 @@
-import type { Db } from '@platform/kit';
 import type { FlagChange, Settings } from '../domain/projects.ts';
+import type { Db } from './db.ts';
 import { PROJECT_COLUMNS, type ProjectRow, toProjectRow } from './projects.ts';
 
 /** Writes changed settings (PATCH /v1/projects/{id}); call under the project lock. */

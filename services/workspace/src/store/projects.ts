@@ -1,9 +1,10 @@
-import { type Db, isoOrThrow, type Principal } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow, type Principal } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import { actsAsAdmin, ownerRefusal } from '../domain/permissions.ts';
 import { type ProjectAccess, projectNotFound, type Role } from '../domain/roles.ts';
 import type { Workflow } from '../domain/workflows.ts';
 import type { Project } from '../schemas/projects.ts';
+import type { Db, Projects } from './db.ts';
 
 export const PROJECT_COLUMNS = [
   'id',
@@ -25,21 +26,21 @@ export const PROJECT_COLUMNS = [
 /** A project row as the store hands it on (reads add the caller's role). */
 export type ProjectRow = Omit<Project, 'role'>;
 
-export const toProjectRow = (r: Record<string, unknown>): ProjectRow => ({
-  id: r.id as string,
-  name: r.name as string,
-  description: r.description as string,
+export const toProjectRow = (r: Pick<Selectable<Projects>, (typeof PROJECT_COLUMNS)[number]>): ProjectRow => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
   workflow: r.workflow as Workflow,
   checkin_weekday: Number(r.checkin_weekday),
-  goals: r.goals as string,
-  instructions: r.instructions as string,
+  goals: r.goals,
+  instructions: r.instructions,
   status: r.status as Project['status'],
   contributes_to_knowledge: Boolean(r.contributes_to_knowledge),
   legal_hold: Boolean(r.legal_hold),
-  template_id: (r.template_id as string | null) ?? null,
-  created_by: r.created_by as string,
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  template_id: r.template_id ?? null,
+  created_by: r.created_by,
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 export async function findProject(db: Db, id: string): Promise<ProjectRow | undefined> {

@@ -1,6 +1,7 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
 import { STARTING_VIEWS } from '../domain/starting-views.ts';
 import type { Workflow } from '../domain/workflows.ts';
+import type { Db } from './db.ts';
 
 /** A new project's starting views, created by system, in tab order. They publish no events. */
 export async function insertStartingViews(trx: Db, projectId: string, workflow: Workflow, now: Date) {

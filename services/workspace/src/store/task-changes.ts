@@ -1,4 +1,5 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
+import type { Db } from './db.ts';
 
 /** One state change of a task: a row of its change log (status, assignee, target_date, goal_id, archived...). */
 export interface TaskChange {

@@ -1,4 +1,6 @@
-import { type Db, isoOrThrow } from '@platform/kit';
+import { isoOrThrow } from '@platform/kit';
+import type { Selectable } from 'kysely';
+import type { Db, TaskChanges } from './db.ts';
 
 /** Versions and change-log rows a history read returns at most, of each (spec 2, Limits). */
 export const HISTORY_MAX = 200;
@@ -46,14 +48,14 @@ const toVersion = (r: Record<string, unknown>): TaskVersionRow => ({
  * A change-log row; old and new values are JSON (null when there was or is none). The driver hands
  * jsonb over parsed, and a value may itself be a string, so it is taken as it comes.
  */
-export const toChange = (r: Record<string, unknown>): TaskChangeRow => ({
-  id: r.id as string,
-  item_id: r.task_id as string,
-  field: r.field as string,
+export const toChange = (r: Pick<Selectable<TaskChanges>, (typeof CHANGE_COLUMNS)[number]>): TaskChangeRow => ({
+  id: r.id,
+  item_id: r.task_id,
+  field: r.field,
   old_value: r.old_value ?? null,
   new_value: r.new_value ?? null,
-  actor: r.actor as string,
-  created_at: isoOrThrow(r.created_at as Date),
+  actor: r.actor,
+  created_at: isoOrThrow(r.created_at),
 });
 
 const CHANGE_COLUMNS = ['id', 'task_id', 'field', 'old_value', 'new_value', 'actor', 'created_at'] as const;

@@ -1,7 +1,8 @@
-import type { Db, PageRequest } from '@platform/kit';
+import type { PageRequest } from '@platform/kit';
 import { sql } from 'kysely';
 import { CATEGORIES, isClosedCategory, LEGACY_KIND, type LegacyKind, TASK_TYPES } from '../domain/workflows.ts';
 import type { Task } from '../schemas/tasks.ts';
+import type { Db } from './db.ts';
 import { TASK_COLUMNS, toTask } from './tasks.ts';
 
 export const TASK_SORTS = ['position', 'time_in_status', 'target_date', 'updated', 'created'] as const;

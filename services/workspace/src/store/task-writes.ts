@@ -1,9 +1,9 @@
-import type { Db } from '@platform/kit';
 import { sql } from 'kysely';
 import { RANK_GAP } from '../domain/ranks.ts';
 import type { Content } from '../domain/task-edits.ts';
 import type { TaskType } from '../domain/workflows.ts';
 import type { Task } from '../schemas/tasks.ts';
+import type { Db } from './db.ts';
 import { TASK_COLUMNS, toTask } from './tasks.ts';
 
 /**

@@ -1,7 +1,8 @@
-import { type Db, iso, isoOrThrow } from '@platform/kit';
-import { sql } from 'kysely';
+import { iso, isoOrThrow } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import { isClosedCategory, LEGACY_KIND, statusView, type TaskType } from '../domain/workflows.ts';
 import type { Task } from '../schemas/tasks.ts';
+import type { Db, Tasks } from './db.ts';
 import { memberRole } from './projects.ts';
 
 export const TASK_COLUMNS = [
@@ -44,39 +45,42 @@ const json = <T>(v: unknown, fallback: T): T => {
   return (typeof v === 'string' ? JSON.parse(v) : v) as T;
 };
 
+/** A task row with the columns reads select. */
+export type TaskRow = Pick<Selectable<Tasks>, (typeof TASK_COLUMNS)[number]>;
+
 /** A task row as reads show it, with the legacy kind, state and source derived from type, category and origin. */
-export function toTask(r: Record<string, unknown>): Task {
+export function toTask(r: TaskRow): Task {
   const type = r.type as TaskType;
   const origin = r.origin as Task['origin'];
-  const category = r.category as string;
+  const category = r.category;
   return {
-    id: r.id as string,
-    project_id: r.project_id as string,
+    id: r.id,
+    project_id: r.project_id,
     type,
     kind: LEGACY_KIND[type] ?? 'task',
-    title: r.title as string,
-    body: r.body as string,
-    status: statusView(r.status_id as string, category),
-    status_id: r.status_id as string,
+    title: r.title,
+    body: r.body,
+    status: statusView(r.status_id, category),
+    status_id: r.status_id,
     state: isClosedCategory(category) ? 'resolved' : 'open',
-    status_changed_at: isoOrThrow(r.status_changed_at as Date),
+    status_changed_at: isoOrThrow(r.status_changed_at),
     rank: Number(r.rank),
     version: Number(r.version),
-    assignee: (r.assignee as string | null) ?? null,
+    assignee: r.assignee ?? null,
     target_date: dateOnly(r.target_date),
-    goal_id: (r.goal_id as string | null) ?? null,
+    goal_id: r.goal_id ?? null,
     origin,
     source: SOURCE[origin] ?? 'human',
     fields: json(r.fields, {}),
     links: json(r.links, []),
-    resolution: (r.resolution as string | null) ?? null,
-    resolved_at: iso(r.resolved_at as Date | null),
-    resolved_by: (r.resolved_by as string | null) ?? null,
+    resolution: r.resolution ?? null,
+    resolved_at: iso(r.resolved_at),
+    resolved_by: r.resolved_by ?? null,
     archived: Boolean(r.archived),
-    archived_at: iso(r.archived_at as Date | null),
-    created_by: r.created_by as string,
-    created_at: isoOrThrow(r.created_at as Date),
-    updated_at: isoOrThrow(r.updated_at as Date),
+    archived_at: iso(r.archived_at),
+    created_by: r.created_by,
+    created_at: isoOrThrow(r.created_at),
+    updated_at: isoOrThrow(r.updated_at),
   };
 }
 
@@ -122,8 +126,20 @@ export async function insertTask(trx: Db, t: NewTask, changeSeq: number, now: Da
   return toTask(row);
 }
 
+/** What a version row copies from a task: a task row, or a task as the API shows it. */
+export interface VersionSource {
+  id: string;
+  version: number;
+  type: string;
+  title: string;
+  body: string;
+  fields: unknown;
+  links: unknown;
+  resolution?: string | null;
+}
+
 /** Records the task's current content as a version row. */
-export async function insertVersion(trx: Db, row: Record<string, unknown>, author: string, now: Date) {
+export async function insertVersion(trx: Db, row: VersionSource, author: string, now: Date) {
   await trx
     .insertInto('task_versions')
     .values({

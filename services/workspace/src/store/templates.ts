@@ -1,6 +1,7 @@
-import { type Db, isoOrThrow, type PageRequest } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import type { TaskType, Workflow } from '../domain/workflows.ts';
+import type { Db, ProjectTemplates } from './db.ts';
 
 export interface StarterTask {
   type: TaskType;
@@ -30,15 +31,15 @@ export const TEMPLATE_COLUMNS = [
   'created_at',
 ] as const;
 
-export const toTemplate = (r: Record<string, unknown>): TemplateRow => ({
-  id: r.id as string,
-  name: r.name as string,
-  description: r.description as string,
+export const toTemplate = (r: Pick<Selectable<ProjectTemplates>, (typeof TEMPLATE_COLUMNS)[number]>): TemplateRow => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
   workflow: r.workflow as Workflow,
   builtin: Boolean(r.builtin),
   starter_tasks: (typeof r.starter_tasks === 'string' ? JSON.parse(r.starter_tasks) : r.starter_tasks) as StarterTask[],
-  created_by: r.created_by as string,
-  created_at: isoOrThrow(r.created_at as Date),
+  created_by: r.created_by,
+  created_at: isoOrThrow(r.created_at),
 });
 
 export async function findTemplate(db: Db, id: string): Promise<TemplateRow | undefined> {

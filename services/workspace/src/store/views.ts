@@ -1,6 +1,7 @@
-import { type Db, isoOrThrow } from '@platform/kit';
-import { sql } from 'kysely';
+import { isoOrThrow } from '@platform/kit';
+import { type Selectable, sql } from 'kysely';
 import type { Filters, GroupBy, Layout, Sort, StoredView } from '../domain/views.ts';
+import type { Db, SavedViews } from './db.ts';
 
 /** A saved_views row as stored: filters exactly as saved (reads make them lenient). */
 export type ViewRow = StoredView;
@@ -22,21 +23,21 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-const toRow = (r: Record<string, unknown>): ViewRow => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  name: r.name as string,
+const toRow = (r: Pick<Selectable<SavedViews>, (typeof COLUMNS)[number]>): ViewRow => ({
+  id: r.id,
+  project_id: r.project_id,
+  name: r.name,
   layout: r.layout as Layout,
   group_by: r.group_by as GroupBy,
   sort: r.sort as Sort,
   sort_desc: Boolean(r.sort_desc),
   filters: typeof r.filters === 'string' ? JSON.parse(r.filters) : r.filters,
   position: Number(r.position),
-  seed_key: (r.seed_key as string | null) ?? null,
-  created_by: r.created_by as string,
+  seed_key: r.seed_key ?? null,
+  created_by: r.created_by,
   version: Number(r.version),
-  created_at: isoOrThrow(r.created_at as Date),
-  updated_at: isoOrThrow(r.updated_at as Date),
+  created_at: isoOrThrow(r.created_at),
+  updated_at: isoOrThrow(r.updated_at),
 });
 
 /** The project's views in tab order (position, then id for rows that share one). */
