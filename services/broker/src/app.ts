@@ -2,6 +2,7 @@ import type { Authenticator, Database } from '@platform/kit';
 import { createServiceApp } from '@platform/kit';
 import type { ProviderEndpoint } from './config.ts';
 import type { Catalog } from './domain/catalog.ts';
+import { events } from './events.ts';
 import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
@@ -95,6 +96,7 @@ export async function buildApp(deps: BrokerDeps) {
       const routeDeps: RouteDeps = {
         database: deps.database,
         clock,
+        events,
         catalog: deps.catalog,
         endpoints: deps.endpoints,
         signer: deps.signer,

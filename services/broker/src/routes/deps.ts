@@ -2,6 +2,7 @@ import { type App, type Database, routeGuards } from '@platform/kit';
 import type { ProviderEndpoint } from '../config.ts';
 import type { Catalog } from '../domain/catalog.ts';
 import { type Action, can } from '../domain/permissions.ts';
+import type { events } from '../events.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from '../relay/ports.ts';
 import type { DB } from '../store/db.ts';
 import type { TokenSigner } from '../tokens.ts';
@@ -16,6 +17,8 @@ export interface RelaySettings {
 export interface RouteDeps {
   database: Database<DB>;
   clock: () => Date;
+  /** The broker's declared events (none today): what a command's `emit` accepts. */
+  events: typeof events;
   catalog: Catalog;
   /** Each catalog provider's base URL and key. */
   endpoints: ProviderEndpoint[];

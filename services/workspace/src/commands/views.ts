@@ -126,7 +126,7 @@ export async function changeView(ctx: CommandCtx, projectId: string, viewId: str
 
 /** Deletes a view, starting views included (owners). One change number, one project.view_deleted. */
 export async function removeView(ctx: CommandCtx, projectId: string, viewId: string): Promise<void> {
-  const { trx, principal, now } = ctx;
+  const { trx, principal } = ctx;
   const { project } = await projectForWrite(ctx, projectId, 'owner');
   const current = await findView(trx, project.id, viewId);
   if (!current) throw viewNotFound();
@@ -141,7 +141,7 @@ export async function removeView(ctx: CommandCtx, projectId: string, viewId: str
  * already have answers them as they are: no change number, no event.
  */
 export async function reorderViews(ctx: CommandCtx, projectId: string, viewIds: string[]): Promise<View[]> {
-  const { trx, principal, now } = ctx;
+  const { trx, principal } = ctx;
   const { project } = await projectForWrite(ctx, projectId, 'owner');
   const current = await listViews(trx, project.id);
   const problem = orderProblem(
