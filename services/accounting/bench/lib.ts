@@ -9,7 +9,7 @@ import {
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
-import type { Db } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 
 /** Shared pieces of the accounting benchmarks: databases, the server, seeding and statistics. */
 
@@ -17,10 +17,10 @@ export type Kind = BenchKind;
 export type { BenchDatabase };
 
 /** A freshly migrated accounting database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
-export const benchDatabase = (kind: Kind) => kitBenchDatabase('accounting', MIGRATIONS, kind);
+export const benchDatabase = (kind: Kind) => kitBenchDatabase<DB>('accounting', MIGRATIONS, kind);
 
 /** The real app (dev header auth, silent log) listening on 127.0.0.1 on a free port. */
-export async function startServer(database: Database) {
+export async function startServer(database: Database<DB>) {
   const app = await buildApp({
     database,
     authenticator: chain(devHeaderAuthenticator(DevPrincipals.load())),

@@ -12,6 +12,7 @@ import { injectJson, outboxEvents, rowCount, testDatabase } from '@platform/kit/
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 
 /** Dev principals of config/dev-principals.json. */
 export const CONTROLLER = 'controller@dev.local';
@@ -35,7 +36,7 @@ export type As = string | { onBehalfOf: string } | null;
  * `call` sends a request as a principal; commands get a fresh Idempotency-Key unless given one.
  */
 export async function harness(opts: { now?: string } = {}) {
-  const database = await testDatabase('accounting', MIGRATIONS);
+  const database = await testDatabase<DB>('accounting', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-15T12:00:00Z');
   const directory = DevPrincipals.load();
   const app = await buildApp({

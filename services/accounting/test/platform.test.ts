@@ -5,6 +5,7 @@ import { routesMissingSchemas, validateOpenApi } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
+import type { DB } from '../src/store/db.ts';
 import {
   ACCOUNTANT,
   ADMIN,
@@ -148,7 +149,7 @@ describe('ops routes and OpenAPI', () => {
   it('PLT-024 readiness fails without the database', async () => {
     const pg = new PGlite();
     await pg.waitReady;
-    const database = await openDatabase({ schema: 'accounting', pglite: new SharedPglite(pg) });
+    const database = await openDatabase<DB>({ schema: 'accounting', pglite: new SharedPglite(pg) });
     const app = await buildApp({ database, authenticator: chain(), logLevel: 'silent' });
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     await pg.close();

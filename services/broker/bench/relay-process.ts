@@ -9,6 +9,7 @@ import { brokerConfig, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { Budgets } from '../src/relay/budget-gate.ts';
 import { UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
+import type { DB } from '../src/store/db.ts';
 import { benchCatalog, PROVIDER_KEY } from './lib.ts';
 
 /**
@@ -34,7 +35,7 @@ const config = brokerConfig({
   // The bench's own environment may ask for WAL-flushed usage writes (to measure what they cost).
   BROKER_USAGE_SYNC_COMMIT: process.env.BROKER_USAGE_SYNC_COMMIT,
 });
-const bench = await benchDatabase('broker', MIGRATIONS, kind as BenchKind);
+const bench = await benchDatabase<DB>('broker', MIGRATIONS, kind as BenchKind);
 const catalog = benchCatalog();
 const db = bench.database.db;
 // The budget gate and usage recorder buildApp would make, made here so that each batch write of

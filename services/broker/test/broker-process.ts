@@ -11,11 +11,12 @@ import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig } from '../src/config.ts';
 import { BUILT_IN_CATALOG } from '../src/domain/catalog.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
+import type { DB } from '../src/store/db.ts';
 
 const [providerBase = '', providerKey = '', where = '', schema = 'broker'] = process.argv.slice(2);
 const postgres = where.startsWith('postgres');
 const config = brokerConfig({ DEV_AUTH: '1', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
-const database = await openDatabase(postgres ? { schema, url: where } : { schema, dataDir: where });
+const database = await openDatabase<DB>(postgres ? { schema, url: where } : { schema, dataDir: where });
 await migrate(database.db, [...KIT_MIGRATIONS, ...MIGRATIONS]);
 const app = await buildApp({
   database,

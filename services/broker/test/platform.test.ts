@@ -116,7 +116,7 @@ describe('ops routes and OpenAPI', () => {
   it('BRK-010 readiness is a database ping: it fails without the database', async () => {
     const pg = new PGlite();
     await pg.waitReady;
-    const database = await openDatabase({ schema: 'broker', pglite: new SharedPglite(pg) });
+    const database = await openDatabase<DB>({ schema: 'broker', pglite: new SharedPglite(pg) });
     const app = await buildApp({
       database,
       authenticator: chain(),

@@ -19,6 +19,7 @@ import { closePglite, type Database, openDatabase, openPglite } from '@platform/
 import { sql } from 'kysely';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../src/store/db.ts';
 import { type FakeProvider, startFakeProvider } from './fakes/providers.ts';
 
 const PROVIDER_KEY = 'kill-test-provider-key';
@@ -143,7 +144,7 @@ async function loadThenKill(url: string, child: ChildProcess): Promise<Load> {
 }
 
 /** The numbers of the calls that have a usage row (their input tokens). */
-async function rowNumbers(database: Database): Promise<Set<number>> {
+async function rowNumbers(database: Database<DB>): Promise<Set<number>> {
   const r = await sql<{ input_tokens: number }>`SELECT input_tokens FROM usage_events`.execute(database.db);
   return new Set(r.rows.map((x) => Number(x.input_tokens)));
 }
@@ -173,7 +174,7 @@ describe('13.2 a broker killed under load', () => {
       // The folder opened again, as a restarted broker would.
       const pglite = await openPglite(dir);
       try {
-        const database = await openDatabase({ schema: 'broker', pglite });
+        const database = await openDatabase<DB>({ schema: 'broker', pglite });
         expectEveryReceivedRecorded(load, await rowNumbers(database));
       } finally {
         await closePglite(pglite);
@@ -190,7 +191,7 @@ describe('13.2 a broker killed under load', () => {
       const schema = `broker_k${randomBytes(4).toString('hex')}`;
       const { child, url: broker } = await startBroker(fake.baseUrl, url as string, schema);
       const load = await loadThenKill(broker, child);
-      const database = await openDatabase({ schema, url });
+      const database = await openDatabase<DB>({ schema, url });
       try {
         expectEveryReceivedRecorded(load, await rowNumbers(database));
       } finally {

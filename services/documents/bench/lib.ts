@@ -3,17 +3,17 @@ import { type BenchKind, benchDatabase as kitBenchDatabase, listenOnFreePort } f
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
-import type { Db } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 
 /** Shared pieces of the documents benchmark: databases, the server, seeding. */
 
 export type Kind = BenchKind;
 
 /** A freshly migrated documents database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
-export const benchDatabase = (kind: Kind) => kitBenchDatabase('documents', MIGRATIONS, kind);
+export const benchDatabase = (kind: Kind) => kitBenchDatabase<DB>('documents', MIGRATIONS, kind);
 
 /** The real app (silent log, no storage: lists never touch it) on 127.0.0.1, a free port. */
-export async function startServer(database: Database) {
+export async function startServer(database: Database<DB>) {
   const app = await buildApp({ database, storage: undefined, logLevel: 'silent' });
   return listenOnFreePort(app);
 }

@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { buildApp } from '../src/app.ts';
 import { DEFAULT_MAX_UPLOAD_BYTES, documentsConfig } from '../src/config.ts';
 import { startDocuments } from '../src/start.ts';
+import type { DB } from '../src/store/db.ts';
 import { type Harness, harness, putBlob, send, testCatalog } from './harness.ts';
 
 let h: Harness;
@@ -74,7 +75,7 @@ describe('discovery and ops routes', () => {
   it('PLT-021 readiness fails without the database; liveness still answers', async () => {
     const pg = new PGlite();
     await pg.waitReady;
-    const database = await openDatabase({ schema: 'documents', pglite: new SharedPglite(pg) });
+    const database = await openDatabase<DB>({ schema: 'documents', pglite: new SharedPglite(pg) });
     const app = await buildApp({ database, storage: h.storage, logLevel: 'silent' });
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     await pg.close();

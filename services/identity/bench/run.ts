@@ -1,13 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MIGRATIONS as ACCOUNTING_MIGRATIONS, buildApp as buildAccounting } from '@platform/accounting';
+import {
+  MIGRATIONS as ACCOUNTING_MIGRATIONS,
+  type AccountingDB,
+  buildApp as buildAccounting,
+} from '@platform/accounting';
 import {
   authenticatorFromConfig,
   closePglite,
   devFid,
   freePort,
   KIT_MIGRATIONS,
+  type KitTables,
   migrate,
   openDatabase,
   openPglite,
@@ -20,6 +25,7 @@ import { loadClientDefinitions } from '../src/clients/load.ts';
 import { toClientMetadata } from '../src/clients/metadata.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { newKeyMaterial } from '../src/oauth/keys.ts';
+import type { DB } from '../src/store/db.ts';
 import { seedDevPrincipals } from '../src/store/seed.ts';
 import { signAccessToken } from '../test/tokens.ts';
 
@@ -44,13 +50,13 @@ const SERVICE_TOKEN = 'bench-service-token';
 const CLIENTS_DIR = fileURLToPath(new URL('../../../config/clients', import.meta.url));
 
 const pglite = openPglite('memory://');
-const open = async (schema: string, migrations: typeof MIGRATIONS) => {
-  const database = await openDatabase({ schema, pglite: await pglite });
+const open = async <T extends KitTables>(schema: string, migrations: typeof MIGRATIONS) => {
+  const database = await openDatabase<T>({ schema, pglite: await pglite });
   await migrate(database.db, [...KIT_MIGRATIONS, ...migrations]);
   return database;
 };
 
-const identityDb = await open('identity', MIGRATIONS);
+const identityDb = await open<DB>('identity', MIGRATIONS);
 await seedDevPrincipals(identityDb.db);
 // The issuer names the port, so it is chosen before the server listens.
 const identityPort = await freePort();
@@ -67,7 +73,7 @@ const idApp = await buildApp({
 });
 await idApp.listen({ port: identityPort, host: '127.0.0.1' });
 
-const accountingDb = await open('accounting', ACCOUNTING_MIGRATIONS);
+const accountingDb = await open<AccountingDB>('accounting', ACCOUNTING_MIGRATIONS);
 const accounting = await buildAccounting({
   database: accountingDb,
   authenticator: authenticatorFromConfig({

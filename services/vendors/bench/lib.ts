@@ -8,14 +8,14 @@ import { vendorsConfig } from '../src/config.ts';
 import { DISCIPLINES, KINDS } from '../src/domain/firms.ts';
 import { COVERAGES } from '../src/domain/insurance.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
-import type { Db } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 
 /** Shared pieces of the vendors benchmark: databases, the server, seeding. */
 
 export type Kind = BenchKind;
 
 /** A freshly migrated vendors database: in-memory PGlite, or a fresh schema on DATABASE_URL. */
-export const benchDatabase = (kind: Kind) => kitBenchDatabase('vendors', MIGRATIONS, kind);
+export const benchDatabase = (kind: Kind) => kitBenchDatabase<DB>('vendors', MIGRATIONS, kind);
 
 export const BENCH_AUD = 'vendors-bench-app';
 export const BENCH_EMAIL = 'reader@bench.test';
@@ -24,7 +24,7 @@ export const BENCH_EMAIL = 'reader@bench.test';
  * The real app on 127.0.0.1 (a free port), its callers proving themselves as in production: an
  * access-gateway token for the internal application, verified against the gateway's keys.
  */
-export async function startServer(database: Database, clock: () => Date) {
+export async function startServer(database: Database<DB>, clock: () => Date) {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
   const config = vendorsConfig({ VENDORS_ACCESS_AUD: BENCH_AUD, LOG_LEVEL: 'silent' });

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { workspaceConfig } from '../src/config.ts';
-import type { Db } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 
 const ISSUER = 'http://127.0.0.1:1/bench-issuer';
 export const BENCH_OWNER = devFid('bench.owner@ws.test');
@@ -15,7 +15,7 @@ export const BENCH_OWNER = devFid('bench.owner@ws.test');
  * The workspace on a free port with the production authenticator: platform bearer tokens verified
  * against a key set the bench holds (the verified token is cached, as for any signed-in client).
  */
-export async function startServer(database: Database) {
+export async function startServer(database: Database<DB>) {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
   const config = workspaceConfig({ AUTH_ISSUER: ISSUER, SERVICE_TOKEN: randomUUID(), LOG_LEVEL: 'silent' });

@@ -15,7 +15,7 @@ import {
 import { sql } from 'kysely';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { changesSince } from '../src/store/changes.ts';
-import type { Db } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
 
@@ -77,7 +77,7 @@ async function explainFeed(db: Db, projectId: string, since: number) {
 }
 
 async function runKind(kind: BenchKind) {
-  const bench = await benchDatabase('workspace', MIGRATIONS, kind);
+  const bench = await benchDatabase<DB>('workspace', MIGRATIONS, kind);
   const db = bench.database.db;
   const server = await startServer(bench.database);
   const worker = new GetLoadWorker();

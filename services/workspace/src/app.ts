@@ -10,9 +10,10 @@ import { memberRoutes } from './routes/members.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { viewRoutes } from './routes/views.ts';
+import type { DB } from './store/db.ts';
 
 export interface WorkspaceDeps {
-  database: Database;
+  database: Database<DB>;
   authenticator: Authenticator;
   /** The server clock; tests pass their own to stand at chosen instants. */
   clock?: () => Date;

@@ -12,8 +12,7 @@ export type { KitTables } from './kit-tables.ts';
  * PGlite. Queries run with search_path set to the service's schema, so SQL names tables bare
  * and one database can hold several services.
  */
-// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
-export type Db<DB extends KitTables = any> = Kysely<DB>;
+export type Db<DB extends KitTables = KitTables> = Kysely<DB>;
 
 /**
  * A service's database seen through the kit's tables alone. Every service's schema holds them
@@ -27,8 +26,7 @@ export function kitTables<DB extends KitTables>(db: Db<DB>): Db<KitTables> {
  * `DB` is a service's generated database interface (`services/<svc>/src/store/db.ts`, from its
  * migrations by `npm run db:types`); it holds the kit's tables too. Without it, only the kit's.
  */
-// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
-export interface Database<DB extends KitTables = any> {
+export interface Database<DB extends KitTables = KitTables> {
   db: Db<DB>;
   schema: string;
   kind: 'pglite' | 'postgres';
@@ -91,8 +89,7 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
-export async function openDatabase<DB extends KitTables = any>(opts: DatabaseOptions): Promise<Database<DB>> {
+export async function openDatabase<DB extends KitTables = KitTables>(opts: DatabaseOptions): Promise<Database<DB>> {
   const { schema } = opts;
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
   if (opts.url) {

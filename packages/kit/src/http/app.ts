@@ -27,7 +27,8 @@ export interface ServiceAppOptions {
   title: string;
   description: string;
   version?: string;
-  database: Database;
+  /** Readiness asks it (any service's database). */
+  database: Pick<Database, 'ping'>;
   authenticator: Authenticator;
   logLevel?: string;
   /** The service's routes; registered after the kit's routes and OpenAPI set-up. */

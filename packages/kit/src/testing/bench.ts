@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { type Database, openDatabase, openPglite } from '../db/database.ts';
+import { type Database, type KitTables, openDatabase, openPglite } from '../db/database.ts';
 import { type Migration, migrate } from '../db/migrate.ts';
 import { KIT_MIGRATIONS } from '../kit-migrations.ts';
 import { round } from './measure.ts';
@@ -23,8 +23,8 @@ export const benchEnv = {
     process.env[name] ? (process.env[name] as string).split(',').map(Number) : fallback,
 };
 
-export interface BenchDatabase {
-  database: Database;
+export interface BenchDatabase<DB extends KitTables = KitTables> {
+  database: Database<DB>;
   /** Drops what the bench made: the PGlite instance, or the PostgreSQL schema. */
   drop(): Promise<void>;
 }
@@ -33,10 +33,14 @@ export interface BenchDatabase {
  * A freshly migrated database for `service`: its own in-memory PGlite, or a fresh schema
  * <service>_bench_<random> on DATABASE_URL (pool as in production).
  */
-export async function benchDatabase(service: string, migrations: Migration[], kind: BenchKind): Promise<BenchDatabase> {
+export async function benchDatabase<DB extends KitTables = KitTables>(
+  service: string,
+  migrations: Migration[],
+  kind: BenchKind,
+): Promise<BenchDatabase<DB>> {
   if (kind === 'pglite') {
     const shared = await openPglite('memory://');
-    const database = await openDatabase({ schema: service, pglite: shared });
+    const database = await openDatabase<DB>({ schema: service, pglite: shared });
     await migrate(database.db, [...KIT_MIGRATIONS, ...migrations]);
     return {
       database,
@@ -49,7 +53,7 @@ export async function benchDatabase(service: string, migrations: Migration[], ki
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set');
   const schema = `${service}_bench_${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ schema, url });
+  const database = await openDatabase<DB>({ schema, url });
   await migrate(database.db, [...KIT_MIGRATIONS, ...migrations]);
   return {
     database,

@@ -8,8 +8,7 @@ import { KIT_MIGRATIONS } from '../kit-migrations.ts';
  * A migrated database for one test file: in-memory PGlite by default; with TEST_POSTGRES_URL
  * (CI sets it) a fresh schema on the real PostgreSQL, dropped by `drop()`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: until every service names its DB (issue 15.3, transitional).
-export async function testDatabase<DB extends KitTables = any>(
+export async function testDatabase<DB extends KitTables = KitTables>(
   service: string,
   migrations: Migration[],
 ): Promise<Database<DB> & { drop(): Promise<void> }> {

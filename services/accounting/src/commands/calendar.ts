@@ -1,4 +1,4 @@
-import { type Db, notFound, unprocessable } from '@platform/kit';
+import { notFound, unprocessable } from '@platform/kit';
 import {
   type Calendar,
   calendarView,
@@ -12,6 +12,7 @@ import {
   openMonth,
 } from '../domain/calendar.ts';
 import { closedMonths, findCalendar, insertCalendar, recordCalendarChange, updateCalendar } from '../store/calendar.ts';
+import type { Db } from '../store/db.ts';
 import { findEntity } from '../store/entities.ts';
 import { postedBefore } from '../store/journal.ts';
 import { lockEntityExclusive } from '../store/locks.ts';

@@ -1,8 +1,9 @@
-import { type Db, notFound, type Principal } from '@platform/kit';
+import { notFound, type Principal } from '@platform/kit';
 import { closedKey, type DeletableEntry, deletionRefusals } from '../domain/deletion.ts';
 import { monthOf } from '../domain/months.ts';
 import type { Entry } from '../schemas/journal.ts';
 import { closedMonths } from '../store/calendar.ts';
+import type { Db } from '../store/db.ts';
 import { insertSnapshots } from '../store/deletions.ts';
 import { deleteEntries, loadEntries, reversedAmong } from '../store/journal.ts';
 import { lockEntityOfEntry } from '../store/locks.ts';

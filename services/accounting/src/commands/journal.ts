@@ -1,4 +1,4 @@
-import { conflict, type Db, notFound, unprocessable, uuidv7 } from '@platform/kit';
+import { conflict, notFound, unprocessable, uuidv7 } from '@platform/kit';
 import { checkActive, notConfigured, openMonth } from '../domain/calendar.ts';
 import {
   BILLING_PRINCIPAL,
@@ -14,6 +14,7 @@ import { checkBalanced, choosePostMonth } from '../domain/posting.ts';
 import type { DraftInput, EntryInput, LineInput } from '../schemas/journal.ts';
 import { accountRefs } from '../store/accounts.ts';
 import { findCalendar } from '../store/calendar.ts';
+import type { Db } from '../store/db.ts';
 import { findEntity } from '../store/entities.ts';
 import { insertEntry, loadEntry, markPosted, replaceDraft, reversedAmong } from '../store/journal.ts';
 import { lockEntityOfEntry, lockEntitySharedReturning } from '../store/locks.ts';

@@ -1,4 +1,4 @@
-import { type Db, unprocessable } from '@platform/kit';
+import { unprocessable } from '@platform/kit';
 import { type Gap, inOrder, rankIn } from '../domain/ranks.ts';
 import {
   type Content,
@@ -30,6 +30,7 @@ import { doneStatus, isClosedCategory, type StatusDef } from '../domain/workflow
 import type { WorkspaceEvent } from '../events.ts';
 import type { TaskMove, TaskPatch, TaskRestore } from '../schemas/task-edits.ts';
 import type { Task } from '../schemas/tasks.ts';
+import type { Db } from '../store/db.ts';
 import type { ProjectRow } from '../store/projects.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { insertTaskChanges, type TaskChange } from '../store/task-changes.ts';

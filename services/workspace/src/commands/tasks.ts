@@ -1,4 +1,4 @@
-import { type Db, uuidv7 } from '@platform/kit';
+import { uuidv7 } from '@platform/kit';
 import { itemAssigned, itemCreated, itemResolved } from '../domain/task-events.ts';
 import {
   emptyToNull,
@@ -15,6 +15,7 @@ import { defaultStatus, isClosedCategory } from '../domain/workflows.ts';
 import type { WorkspaceEvent } from '../events.ts';
 import type { TaskInput } from '../schemas/task-input.ts';
 import type { Task } from '../schemas/tasks.ts';
+import type { Db } from '../store/db.ts';
 import { insertNotification } from '../store/notifications.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { insertTask, isGoalOnProject, isProjectMember, topRank } from '../store/tasks.ts';

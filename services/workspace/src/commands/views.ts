@@ -1,4 +1,4 @@
-import { AppError, type Db, notFound, uuidv7 } from '@platform/kit';
+import { AppError, notFound, uuidv7 } from '@platform/kit';
 import {
   DEFAULT_GROUP_BY,
   DEFAULT_SORT,
@@ -18,6 +18,7 @@ import {
   viewUpdated,
 } from '../domain/views.ts';
 import type { View, ViewInput, ViewPatch } from '../schemas/views.ts';
+import type { Db } from '../store/db.ts';
 import type { ProjectRow } from '../store/projects.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import {

@@ -10,10 +10,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandCtx } from '../commands/context.ts';
 import { type Action, can } from '../domain/permissions.ts';
 import type { events } from '../events.ts';
+import type { DB } from '../store/db.ts';
 import { type VisibleProject, visibleProject } from '../store/projects.ts';
 
 export interface RouteDeps {
-  database: Database;
+  database: Database<DB>;
   clock: () => Date;
   /** The service's declared events: what a command's `emit` accepts. */
   events: typeof events;
