@@ -71,8 +71,10 @@ CREATE TABLE broker.budget_settings (
     default_limit_cents bigint NOT NULL,
     updated_by text,
     updated_at timestamp with time zone,
+    service_default_limit_cents bigint DEFAULT 0 NOT NULL,
     CONSTRAINT budget_settings_default_limit_cents_check CHECK ((default_limit_cents >= 0)),
-    CONSTRAINT budget_settings_id_check CHECK (id)
+    CONSTRAINT budget_settings_id_check CHECK (id),
+    CONSTRAINT budget_settings_service_default_limit_cents_check CHECK ((service_default_limit_cents >= 0))
 );
 
 --

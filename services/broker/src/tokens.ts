@@ -27,7 +27,13 @@ type SigningKey = Awaited<ReturnType<typeof importPKCS8>>;
 export type CredentialKind = 'personal' | 'service';
 
 /** The identity a service credential acts as, with its own budget. */
-export const serviceIdentityEmail = (clientId: string) => `${clientId}@service.broker`;
+export const serviceIdentityEmail = (clientId: string) => `${clientId}${SERVICE_IDENTITY_DOMAIN}`;
+
+export const SERVICE_IDENTITY_DOMAIN = '@service.broker';
+
+/** Whether an email is a service credential's identity (its budget defaults to the service default, issue 14.4). */
+export const isServiceIdentityEmail = (email: string | undefined) =>
+  email?.toLowerCase().endsWith(SERVICE_IDENTITY_DOMAIN) === true;
 
 /** A broker identity's FID when identity does not know it: the stable id of its email (DECISIONS item 3). */
 export const identityFid = devFid;

@@ -5,6 +5,7 @@ import { Budgets } from '../src/relay/budget-gate.ts';
 import type { Actor, BudgetGate } from '../src/relay/ports.ts';
 import { insertUsage } from '../src/store/usage-writes.ts';
 import { identityFid } from '../src/tokens.ts';
+import { tokenFor } from './credentials-helpers.ts';
 import { ADMIN, fid, tag } from './harness.ts';
 import { codes, type RelayHarness, relayHarness } from './relay-setup.ts';
 
@@ -116,6 +117,9 @@ describe('the budget gate through the relay', () => {
     const asService = { authorization: `Bearer ${token?.access_token}` };
     await h.call('GET', '/v1/catalog', owner);
     h.expectStatus('owner', await h.call('PUT', `/v1/budgets/${owner}`, ADMIN, { data: { limit: 0 } }), 200);
+    // A service identity spends only what an admin gave it (issue 14.4).
+    await h.call('GET', '/v1/catalog', { headers: asService });
+    h.expectStatus('svc', await h.call('PUT', `/v1/budgets/${email}`, ADMIN, { data: { limit: 10_000 } }), 200);
     // The owner is blocked; their service identity is not.
     expect((await chat({ 'x-dev-principal': owner })).status).toBe(402);
     expect((await chat(asService)).status).toBe(200);
@@ -128,6 +132,32 @@ describe('the budget gate through the relay', () => {
     // And the service's own limit stops the service, not the person.
     h.expectStatus('svc', await h.call('PUT', `/v1/budgets/${email}`, ADMIN, { data: { limit: 0 } }), 200);
     expect((await chat(asService)).status).toBe(402);
+  });
+
+  it('14.4 BRK-090 BRK-122 minting service credentials never adds spend without an admin: ten of them relay nothing', async () => {
+    const owner = `minter-${tag()}@gate.test`;
+    const services = [];
+    for (let i = 0; i < 10; i++) services.push(await tokenFor(h, owner, { name: `svc ${i}`, kind: 'service' }));
+    // The person's own budget is the default; each service identity's is 0 until an admin sets one.
+    for (const s of services) {
+      const row = await h.call('GET', `/v1/budgets/${s.email}`, owner);
+      expect(row.data).toMatchObject({ kind: 'service', creator_fid: fid(owner), limit: 0, override: null });
+    }
+    const upstreamBefore = h.fake.requests.length;
+    const rowsBefore = (await h.usageRows()).length;
+    for (const s of services) {
+      const r = await chat({ authorization: `Bearer ${s.token}` });
+      expect(r.status).toBe(402);
+      expect(codes(r)).toEqual(['over_budget']);
+    }
+    expect(h.fake.requests.length).toBe(upstreamBefore);
+    expect((await h.usageRows()).length).toBe(rowsBefore);
+    // The person still spends their own budget, and an admin can give one service its own.
+    expect((await chat({ 'x-dev-principal': owner })).status).toBe(200);
+    const [first] = services;
+    h.expectStatus('grant', await h.call('PUT', `/v1/budgets/${first.email}`, ADMIN, { data: { limit: 100 } }), 200);
+    expect((await chat({ authorization: `Bearer ${first.token}` })).status).toBe(200);
+    expect((await chat({ authorization: `Bearer ${services[1].token}` })).status).toBe(402);
   });
 });
 

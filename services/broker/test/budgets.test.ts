@@ -68,7 +68,23 @@ describe('the default budget', () => {
   it('BRK-072 GET /v1/budgets/default returns the default limit in cents', async () => {
     const r = await h.call('GET', '/v1/budgets/default', P);
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ limit: 10_000, updated_by: null, updated_at: null });
+    expect(r.data).toEqual({ limit: 10_000, service_limit: 0, updated_by: null, updated_at: null });
+  });
+
+  it('14.4 BRK-073 an admin may set the service credentials’ default beside the default; omitted, it is kept', async () => {
+    const r = await h.call('PUT', '/v1/budgets/default', ADMIN, { data: { limit: 10_000, service_limit: 500 } });
+    expect(r.status).toBe(200);
+    expect(r.data).toMatchObject({ limit: 10_000, service_limit: 500 });
+    h.expectStatus('keep', await putLimit('/v1/budgets/default', 10_000), 200);
+    expect((await h.call('GET', '/v1/budgets/default', P)).data.service_limit).toBe(500);
+    const bad = await h.call('PUT', '/v1/budgets/default', ADMIN, { data: { limit: 10_000, service_limit: -1 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.payload.errors[0].code).toBe('bad_limit');
+    h.expectStatus(
+      'restore',
+      await h.call('PUT', '/v1/budgets/default', ADMIN, { data: { limit: 10_000, service_limit: 0 } }),
+      200,
+    );
   });
 
   it('BRK-073 BRK-182 an admin sets the default; GET then shows it', async () => {

@@ -20,8 +20,14 @@ export const centsOf = (micros: number) => Math.round(micros / MICROS_PER_CENT);
  */
 export const isOverBudget = (spendMicros: number, limitCents: number) => spendMicros >= limitCents * MICROS_PER_CENT;
 
-export const overBudget = (limitCents: number) =>
-  new AppError(402, 'over_budget', `This month's spend has reached the budget of ${limitCents} cents`);
+export const overBudget = (limitCents: number, service = false) =>
+  new AppError(
+    402,
+    'over_budget',
+    service && limitCents === 0
+      ? 'A service credential has no budget until a platform admin sets one'
+      : `This month's spend has reached the budget of ${limitCents} cents`,
+  );
 
 /** A UTC calendar month: its YYYY-MM name and its first day and the next month's, as YYYY-MM-DD. */
 export interface Month {

@@ -1,6 +1,7 @@
 import { isOverBudget, monthKey, monthOf, overBudget } from '../domain/budgets.ts';
 import { gateFigures } from '../store/budgets.ts';
 import type { Db } from '../store/db.ts';
+import { isServiceIdentityEmail } from '../tokens.ts';
 import type { Actor, BudgetGate } from './ports.ts';
 
 interface Cached {
@@ -36,8 +37,9 @@ export class Budgets implements BudgetGate {
   ) {}
 
   async check(actor: Actor, now: Date): Promise<void> {
-    const figures = await this.figures(actor.fid, now);
-    if (isOverBudget(figures.spendMicros, figures.limitCents)) throw overBudget(figures.limitCents);
+    const service = isServiceIdentityEmail(actor.email);
+    const figures = await this.figures(actor.fid, now, service);
+    if (isOverBudget(figures.spendMicros, figures.limitCents)) throw overBudget(figures.limitCents, service);
   }
 
   spent(actorFid: string, costMicros: number, now: Date): void {
@@ -57,7 +59,8 @@ export class Budgets implements BudgetGate {
     }
   }
 
-  private async figures(fid: string, now: Date): Promise<Cached> {
+  /** `service`: the actor is a service credential's identity, whose default is the service default. */
+  private async figures(fid: string, now: Date, service: boolean): Promise<Cached> {
     const key = monthKey(now);
     const cached = this.cache.get(fid);
     if (cached && cached.month === key && this.ticks() - cached.readAt < this.cacheMs) return cached;
@@ -68,7 +71,7 @@ export class Budgets implements BudgetGate {
     }
     const month = monthOf(now);
     const epoch = this.epoch;
-    const read = gateFigures(this.db, fid, month).then(
+    const read = gateFigures(this.db, fid, month, service).then(
       (f): Cached => ({ month: month.month, ...f, readAt: this.ticks() }),
     );
     if (this.cacheMs > 0) this.reading.set(fid, read);

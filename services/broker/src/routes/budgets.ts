@@ -19,6 +19,7 @@ import {
   BudgetsQuery,
   budgetRow,
   DefaultBudget,
+  DefaultLimitCommand,
   LimitCommand,
   limitErrors,
 } from '../schemas/budgets.ts';
@@ -82,9 +83,10 @@ export const budgetRoutes: RouteModule = (app, deps) => {
       schemaErrorFormatter: limitErrors,
       schema: {
         tags,
-        summary: 'Set the default monthly budget in cents (platform admins); 422 bad_limit',
+        summary:
+          "Set the default monthly budget in cents, and optionally service credentials' default (platform admins); 422 bad_limit",
         headers: IdempotencyHeaders,
-        body: LimitCommand,
+        body: DefaultLimitCommand,
         response: { 200: Envelope(DefaultBudget) },
       },
     },
@@ -92,7 +94,13 @@ export const budgetRoutes: RouteModule = (app, deps) => {
       const principal = req.principal as Principal;
       const result = await runCommand({ db, req, principal }, async (trx) => ({
         status: 200,
-        data: await writeDefault(trx, req.body.data.limit, principal.email ?? principal.id, deps.clock()),
+        data: await writeDefault(
+          trx,
+          req.body.data.limit,
+          principal.email ?? principal.id,
+          deps.clock(),
+          req.body.data.service_limit,
+        ),
       }));
       // Everyone without an override has a new limit: this replica's checks see it at once.
       deps.budgets.invalidate?.();

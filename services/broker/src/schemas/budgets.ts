@@ -13,11 +13,32 @@ export const Limit = Type.Integer({
 export const LimitInput = Type.Object({ limit: Limit }, { additionalProperties: false });
 export const LimitCommand = Command(LimitInput);
 
+/** The defaults: everyone's, and optionally service credentials' identities' (issue 14.4). */
+export const DefaultLimitInput = Type.Object(
+  {
+    limit: Limit,
+    service_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LIMIT_CENTS,
+        description:
+          "The default of service credentials' identities (<client_id>@service.broker) in cents; 0 (the initial value) blocks them until an admin sets an override. Unchanged when omitted",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const DefaultLimitCommand = Command(DefaultLimitInput);
+
 /** A limit of the wrong type or out of range is bad_limit. */
-export const limitErrors = fieldCodes({ 'body/data/limit': 'bad_limit' });
+export const limitErrors = fieldCodes({ 'body/data/limit': 'bad_limit', 'body/data/service_limit': 'bad_limit' });
 
 export const DefaultBudget = Type.Object({
   limit: Type.Integer({ description: 'Cents a month' }),
+  service_limit: Type.Integer({
+    description:
+      "Cents a month: the default of service credentials' identities, 0 until an admin sets it (minting credentials adds no budget)",
+  }),
   updated_by: Type.Union([Type.String(), Type.Null()]),
   updated_at: Type.Union([Timestamp, Type.Null()]),
 });

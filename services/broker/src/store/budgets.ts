@@ -2,13 +2,29 @@ import { iso } from '@platform/kit';
 import { type RawBuilder, sql } from 'kysely';
 import type { BudgetFigures, Month } from '../domain/budgets.ts';
 import type { IdentityKind, ReadScope } from '../domain/people.ts';
+import { SERVICE_IDENTITY_DOMAIN } from '../tokens.ts';
 import type { Db } from './db.ts';
 
 /** The default limit when the settings row is missing (the migration writes it). */
 const FALLBACK_DEFAULT_CENTS = 10_000;
+/** Service credentials' identities: 0 until an admin sets one (issue 14.4). */
+const FALLBACK_SERVICE_CENTS = 0;
+
+/**
+ * An identity's effective limit: its override, else the default of its kind. Service credentials'
+ * identities (`<client_id>@service.broker`) take the service default, so minting never adds
+ * budget without an admin (issue 14.4).
+ */
+const effectiveLimit = (override: RawBuilder<unknown>, service: RawBuilder<unknown>) => sql`coalesce(${override},
+  (SELECT CASE WHEN ${service} THEN service_default_limit_cents ELSE default_limit_cents END FROM budget_settings),
+  CASE WHEN ${service} THEN ${FALLBACK_SERVICE_CENTS}::bigint ELSE ${FALLBACK_DEFAULT_CENTS}::bigint END)`;
+
+const serviceEmail = (email: RawBuilder<unknown>) => sql`${email} LIKE ${`%${SERVICE_IDENTITY_DOMAIN}`}`;
 
 export interface DefaultBudget {
   limit: number;
+  /** The default of service credentials' identities. */
+  service_limit: number;
   updated_by: string | null;
   updated_at: string | null;
 }
@@ -16,20 +32,34 @@ export interface DefaultBudget {
 export async function readDefault(db: Db): Promise<DefaultBudget> {
   const row = await db
     .selectFrom('budget_settings')
-    .select(['default_limit_cents', 'updated_by', 'updated_at'])
+    .select(['default_limit_cents', 'service_default_limit_cents', 'updated_by', 'updated_at'])
     .executeTakeFirst();
   return {
     limit: row ? Number(row.default_limit_cents) : FALLBACK_DEFAULT_CENTS,
+    service_limit: row ? Number(row.service_default_limit_cents) : FALLBACK_SERVICE_CENTS,
     updated_by: (row?.updated_by as string | null) ?? null,
     updated_at: iso(row?.updated_at as Date | null),
   };
 }
 
-export async function writeDefault(trx: Db, cents: number, by: string, now: Date): Promise<DefaultBudget> {
+/** Sets the default, and the service default when `serviceCents` is given. */
+export async function writeDefault(
+  trx: Db,
+  cents: number,
+  by: string,
+  now: Date,
+  serviceCents?: number,
+): Promise<DefaultBudget> {
+  const set = {
+    default_limit_cents: cents,
+    ...(serviceCents === undefined ? {} : { service_default_limit_cents: serviceCents }),
+    updated_by: by,
+    updated_at: now,
+  };
   await trx
     .insertInto('budget_settings')
-    .values({ id: true, default_limit_cents: cents, updated_by: by, updated_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ default_limit_cents: cents, updated_by: by, updated_at: now }))
+    .values({ id: true, ...set })
+    .onConflict((oc) => oc.column('id').doUpdateSet(set))
     .execute();
   return readDefault(trx);
 }
@@ -91,7 +121,7 @@ export async function budgetFigures(
         c.name AS creator_name, c.kind AS creator_kind,
         coalesce(s.spend_micros, 0) AS spend_micros, coalesce(s.token_count, 0) AS token_count,
         o.limit_cents AS override,
-        coalesce(o.limit_cents, (SELECT default_limit_cents FROM budget_settings)) AS limit_cents
+        ${effectiveLimit(sql`o.limit_cents`, serviceEmail(sql`i.email`))} AS limit_cents
       FROM identities i
       LEFT JOIN (
         SELECT actor_fid, sum(cost_micros)::bigint AS spend_micros,
@@ -114,13 +144,15 @@ export async function gateFigures(
   db: Db,
   fid: string,
   month: Month,
+  service = false,
 ): Promise<{ spendMicros: number; limitCents: number }> {
   const { rows } = await sql<{ spend_micros: string | number; limit_cents: string | number | null }>`
     SELECT
       (SELECT coalesce(sum(cost_micros), 0)::bigint FROM usage_daily
         WHERE actor_fid = ${fid} AND day >= ${month.start}::date AND day < ${month.next}::date) AS spend_micros,
-      coalesce((SELECT limit_cents FROM budget_overrides WHERE actor_fid = ${fid}),
-        (SELECT default_limit_cents FROM budget_settings)) AS limit_cents`.execute(db);
+      ${effectiveLimit(sql`(SELECT limit_cents FROM budget_overrides WHERE actor_fid = ${fid})`, service ? sql`true` : sql`false`)} AS limit_cents`.execute(
+    db,
+  );
   const r = rows[0];
   return {
     spendMicros: Number(r?.spend_micros ?? 0),

@@ -48,6 +48,7 @@ export interface BudgetOverrides {
 export interface BudgetSettings {
   default_limit_cents: number;
   id: Generated<boolean>;
+  service_default_limit_cents: Generated<number>;
   updated_at: Timestamp | null;
   updated_by: string | null;
 }
