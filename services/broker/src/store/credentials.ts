@@ -1,6 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { CredentialRecord } from '../domain/credentials.ts';
 import { identityFid, serviceIdentityEmail } from '../tokens.ts';
-import type { Db } from './db.ts';
+import type { Credentials, Db } from './db.ts';
 
 const COLUMNS = [
   'client_id',
@@ -18,14 +19,14 @@ const COLUMNS = [
 
 const asDate = (v: unknown) => (v instanceof Date ? v : new Date(v as string));
 
-const toRecord = (r: Record<string, unknown>): CredentialRecord => ({
-  client_id: r.client_id as string,
-  owner_fid: r.owner_fid as string,
-  owner_email: r.owner_email as string,
-  name: r.name as string,
+const toRecord = (r: Pick<Selectable<Credentials>, (typeof COLUMNS)[number]>): CredentialRecord => ({
+  client_id: r.client_id,
+  owner_fid: r.owner_fid,
+  owner_email: r.owner_email,
+  name: r.name,
   kind: r.kind as CredentialRecord['kind'],
-  secret_hash: r.secret_hash as string,
-  enabled: r.enabled as boolean,
+  secret_hash: r.secret_hash,
+  enabled: r.enabled,
   expires_at: r.expires_at == null ? null : asDate(r.expires_at),
   secret_set_at: asDate(r.secret_set_at),
   created_at: asDate(r.created_at),

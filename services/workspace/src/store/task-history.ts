@@ -1,6 +1,6 @@
 import { isoOrThrow } from '@platform/kit';
 import type { Selectable } from 'kysely';
-import type { Db, TaskChanges } from './db.ts';
+import type { Db, TaskChanges, TaskVersions } from './db.ts';
 
 /** Versions and change-log rows a history read returns at most, of each (spec 2, Limits). */
 export const HISTORY_MAX = 200;
@@ -32,16 +32,28 @@ const json = <T>(v: unknown, fallback: T): T => {
   return (typeof v === 'string' ? JSON.parse(v) : v) as T;
 };
 
-const toVersion = (r: Record<string, unknown>): TaskVersionRow => ({
+const VERSION_COLUMNS = [
+  'version',
+  'type',
+  'title',
+  'body',
+  'fields',
+  'links',
+  'resolution',
+  'author',
+  'created_at',
+] as const;
+
+const toVersion = (r: Pick<Selectable<TaskVersions>, (typeof VERSION_COLUMNS)[number]>): TaskVersionRow => ({
   version: Number(r.version),
-  type: r.type as string,
-  title: r.title as string,
-  body: r.body as string,
+  type: r.type,
+  title: r.title,
+  body: r.body,
   fields: json(r.fields, {}),
   links: json(r.links, []),
-  resolution: (r.resolution as string | null) ?? null,
-  author: r.author as string,
-  created_at: isoOrThrow(r.created_at as Date),
+  resolution: r.resolution ?? null,
+  author: r.author,
+  created_at: isoOrThrow(r.created_at),
 });
 
 /**
@@ -68,7 +80,7 @@ export async function taskHistory(db: Db, taskId: string) {
   const [versions, changes] = await Promise.all([
     db
       .selectFrom('task_versions')
-      .select(['version', 'type', 'title', 'body', 'fields', 'links', 'resolution', 'author', 'created_at'])
+      .select(VERSION_COLUMNS)
       .where('task_id', '=', taskId)
       .orderBy('version', 'desc')
       .limit(HISTORY_MAX)
