@@ -2,8 +2,10 @@ import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // Tests run the TypeScript sources: the workspace packages' "source" export condition (plain node
-// resolves "default", the build in dist/). Node gets it too, for what tests load natively.
-const conditions = ['source', ...defaultServerConditions];
+// resolves "default", the build in dist/). Node gets it too, for what tests load natively. Vite's
+// "module" condition is left out: it picks bundler-only builds (e.g. @opentelemetry/api's ESM with
+// extensionless imports, which Node then cannot load when the package is externalised).
+const conditions = ['source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
 export default defineConfig({
   resolve: { conditions },

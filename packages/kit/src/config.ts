@@ -83,6 +83,12 @@ export const emailList = (): Reader<string[]> => (env, name) => {
   return [...new Set(emails)];
 };
 
+/**
+ * Whether the process runs under test (vitest sets VITEST; NODE_ENV=test elsewhere): turns on the
+ * checks that make a test fail on an undeclared error code or an event payload off its schema.
+ */
+export const underTest = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
+
 /** Build a typed config object: `loadConfig(process.env, { PORT: port(4101) })`. */
 export function loadConfig<S extends Record<string, Reader<unknown>>>(
   env: Env,

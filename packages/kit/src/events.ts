@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
+import { underTest } from './config.ts';
 import type { Db, KitTables } from './db/database.ts';
 import { type EventInput, emit } from './outbox.ts';
 
@@ -55,9 +56,6 @@ export interface AnyEvent {
 export type Emitter<C extends EventCatalogue = EventCatalogue> = (
   events: EventOf<C> | readonly EventOf<C>[],
 ) => Promise<void>;
-
-/** Payloads are checked against their schemas under test (vitest, or NODE_ENV=test), not in production. */
-const checking = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
 
 let ajv: Ajv | undefined;
 const compiled = new WeakMap<TSchema, ValidateFunction>();
@@ -114,7 +112,7 @@ export function bindEmitter<C extends EventCatalogue, DB extends KitTables>(
   trx: Db<DB>,
   now: Date,
 ): Emitter<C> {
-  const validate = checking();
+  const validate = underTest();
   return async (events) => {
     const list = (Array.isArray(events) ? events : [events]) as AnyEvent[];
     await emit(

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.ts';
+import { underTest } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { Envelope, ErrorEnvelope, type HeaderValue, header } from '../envelope.ts';
 import { type ErrorDetail, isAppError, unavailable } from '../errors.ts';
@@ -51,9 +52,6 @@ export interface ServiceAppOptions {
    */
   strictErrors?: boolean;
 }
-
-/** Tests run with strict error codes; production never refuses its own answer. */
-const testing = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
 
 /** Whether the app answers GET /api-docs: the launcher's banner and runMain name the docs only then. */
 export const servesApiDocs = (app: { hasRoute(route: { method: 'GET'; url: string }): boolean }): boolean =>
@@ -174,7 +172,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
   app.addSchema(ErrorEnvelope);
   app.addSchema(ErrorHeader);
 
-  const strictErrors = opts.strictErrors ?? testing();
+  const strictErrors = opts.strictErrors ?? underTest();
   app.setErrorHandler((error: FastifyError, req, reply) => {
     let status = 500;
     let details: ErrorDetail[];
