@@ -19,6 +19,50 @@ SET row_security = off;
 
 CREATE SCHEMA broker;
 
+--
+-- Name: record_relayed_calls(jsonb, jsonb, jsonb); Type: FUNCTION; Schema: broker; Owner: -
+--
+
+CREATE FUNCTION broker.record_relayed_calls(usage jsonb, decisions jsonb, daily jsonb) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'broker', 'public'
+    AS $$
+BEGIN
+  INSERT INTO usage_events (
+    id, occurred_at, day, actor_fid, provider, provider_kind, model, requested_model, request_kind,
+    input_tokens, output_tokens, cache_read_tokens, cost_micros, cache_savings_micros,
+    routing_savings_micros, source, estimated)
+  SELECT
+    id, occurred_at, day, actor_fid, provider, provider_kind, model, requested_model, request_kind,
+    input_tokens, output_tokens, cache_read_tokens, cost_micros, cache_savings_micros,
+    routing_savings_micros, source, estimated
+  FROM jsonb_populate_recordset(NULL::usage_events, usage);
+
+  INSERT INTO routing_decisions (
+    decided_at, day, actor_fid, provider, family, tier, classifier, outcome, requested_model, model,
+    rule_id, grading_cost_micros, savings_micros)
+  SELECT
+    decided_at, day, actor_fid, provider, family, tier, classifier, outcome, requested_model, model,
+    rule_id, grading_cost_micros, savings_micros
+  FROM jsonb_populate_recordset(NULL::routing_decisions, decisions);
+
+  INSERT INTO usage_daily (
+    day, actor_fid, provider, provider_kind, model, calls, input_tokens, output_tokens,
+    cache_read_tokens, cost_micros, cache_savings_micros, routing_savings_micros)
+  SELECT
+    day, actor_fid, provider, provider_kind, model, calls, input_tokens, output_tokens,
+    cache_read_tokens, cost_micros, cache_savings_micros, routing_savings_micros
+  FROM jsonb_populate_recordset(NULL::usage_daily, daily)
+  ON CONFLICT (day, actor_fid, provider, model) DO UPDATE SET
+    calls = usage_daily.calls + excluded.calls,
+    input_tokens = usage_daily.input_tokens + excluded.input_tokens,
+    output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+    cache_read_tokens = usage_daily.cache_read_tokens + excluded.cache_read_tokens,
+    cost_micros = usage_daily.cost_micros + excluded.cost_micros,
+    cache_savings_micros = usage_daily.cache_savings_micros + excluded.cache_savings_micros,
+    routing_savings_micros = usage_daily.routing_savings_micros + excluded.routing_savings_micros;
+END $$;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
-import { type DecisionRecord, decisionsInsert } from './routing-decisions.ts';
-import { dailyUpsert, type UsageRecord, usageEventsInsert } from './usage-writes.ts';
+import type { DecisionRecord } from './routing-decisions.ts';
+import { dailySums, type UsageRecord, utcDay } from './usage-writes.ts';
 
 /**
  * Relayed calls in one statement: their usage rows, their rollup and their routing decision
- * rows, as data-modifying CTEs. One statement is one round trip and, outside a transaction, its
- * own transaction: the cheapest commit for the callers waiting on it (the usage recorder's write).
+ * rows, through record_relayed_calls (migration 0005), whose statements keep their plans for the
+ * session. One statement is one round trip and, outside a transaction, its own transaction: the
+ * cheapest commit for the callers waiting on it (the usage recorder's write).
  *
  * `syncCommit: false` makes the statement's transaction commit without waiting for the WAL
  * flush (set_config local to it, read when it commits): on PostgreSQL the rows are then
@@ -19,21 +20,9 @@ export async function insertCalls(
   syncCommit: boolean,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const withRows = db.with('usage_rows', (c) => usageEventsInsert(c, rows));
-  // The CTEs run whatever the main query reads; the main query says how the transaction commits.
-  const commit = syncCommit
-    ? sql<string>`'on'`.as('commit')
-    : sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit');
-  if (decisions.length > 0) {
-    await withRows
-      .with('decision_rows', (c) => decisionsInsert(c, decisions))
-      .with('daily_rows', (c) => dailyUpsert(c, rows))
-      .selectNoFrom(commit)
-      .execute();
-  } else {
-    await withRows
-      .with('daily_rows', (c) => dailyUpsert(c, rows))
-      .selectNoFrom(commit)
-      .execute();
-  }
+  const usage = JSON.stringify(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })));
+  const decided = JSON.stringify(decisions.map((d) => ({ ...d, day: utcDay(d.decided_at) })));
+  const daily = JSON.stringify(dailySums(rows));
+  const commit = syncCommit ? sql`` : sql`, set_config('synchronous_commit', 'off', true)`;
+  await sql`SELECT record_relayed_calls(${usage}::jsonb, ${decided}::jsonb, ${daily}::jsonb)${commit}`.execute(db);
 }

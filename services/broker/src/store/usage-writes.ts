@@ -1,4 +1,4 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 /** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
@@ -26,7 +26,7 @@ export interface UsageRecord {
 export const utcDay = (t: Date) => t.toISOString().slice(0, 10);
 
 /** A daily rollup row: the sums of one (day, actor, provider, model). */
-type DailySum = Omit<
+export type DailySum = Omit<
   UsageRecord,
   'id' | 'occurred_at' | 'requested_model' | 'request_kind' | 'source' | 'estimated'
 > & {
@@ -34,18 +34,11 @@ type DailySum = Omit<
   calls: number;
 };
 
-/** The insert of usage rows (run alone, or as a CTE of insertCalls). */
-// biome-ignore lint/suspicious/noExplicitAny: the store's tables are typed where they are read
-export const usageEventsInsert = (db: QueryCreator<any>, rows: readonly UsageRecord[]) =>
-  db.insertInto('usage_events').values(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })));
-
 /**
- * The rollup's upsert for `rows`: rows of one (day, actor, provider, model) are summed first so
- * the rollup takes one upsert per key, in key order (two writers never wait on each other in
- * opposite orders).
+ * The rollup's rows for `rows`: rows of one (day, actor, provider, model) summed, so the rollup
+ * takes one upsert per key, in key order (two writers never wait on each other in opposite orders).
  */
-// biome-ignore lint/suspicious/noExplicitAny: the store's tables are typed where they are read
-export function dailyUpsert(db: QueryCreator<any>, rows: readonly UsageRecord[]) {
+export function dailySums(rows: readonly UsageRecord[]): DailySum[] {
   const sums = new Map<string, DailySum>();
   for (const r of rows) {
     const day = utcDay(r.occurred_at);
@@ -73,10 +66,19 @@ export function dailyUpsert(db: QueryCreator<any>, rows: readonly UsageRecord[])
     s.routing_savings_micros += r.routing_savings_micros;
     sums.set(key, s);
   }
-  const ordered = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
-  return db
+  return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
+}
+
+/** Stores usage rows and adds them to the daily rollup, in the given transaction (or connection). */
+export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('usage_events')
+    .values(rows.map((r) => ({ ...r, day: utcDay(r.occurred_at) })))
+    .execute();
+  await db
     .insertInto('usage_daily')
-    .values(ordered)
+    .values(dailySums(rows))
     .onConflict((oc) =>
       oc.columns(['day', 'actor_fid', 'provider', 'model']).doUpdateSet({
         calls: sql`usage_daily.calls + excluded.calls`,
@@ -87,12 +89,6 @@ export function dailyUpsert(db: QueryCreator<any>, rows: readonly UsageRecord[])
         cache_savings_micros: sql`usage_daily.cache_savings_micros + excluded.cache_savings_micros`,
         routing_savings_micros: sql`usage_daily.routing_savings_micros + excluded.routing_savings_micros`,
       }),
-    );
-}
-
-/** Stores usage rows and adds them to the daily rollup, in the given transaction (or connection). */
-export async function insertUsage(db: Db, rows: readonly UsageRecord[]): Promise<void> {
-  if (rows.length === 0) return;
-  await usageEventsInsert(db, rows).execute();
-  await dailyUpsert(db, rows).execute();
+    )
+    .execute();
 }

@@ -1,0 +1,1 @@
+DROP FUNCTION record_relayed_calls(jsonb, jsonb, jsonb);
