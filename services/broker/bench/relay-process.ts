@@ -1,5 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { type BenchKind, benchDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
@@ -8,7 +10,7 @@ import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { Budgets } from '../src/relay/budget-gate.ts';
-import { UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
+import { openUsageJournal, UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
 import type { DB } from '../src/store/db.ts';
 import { benchCatalog, PROVIDER_KEY } from './lib.ts';
 
@@ -34,6 +36,8 @@ const config = brokerConfig({
   OPENAI_API_KEY: PROVIDER_KEY,
   // The bench's own environment may ask for WAL-flushed usage writes (to measure what they cost).
   BROKER_USAGE_SYNC_COMMIT: process.env.BROKER_USAGE_SYNC_COMMIT,
+  // On by default, as in a started broker; BROKER_USAGE_JOURNAL=0 measures waiting for the commit.
+  BROKER_USAGE_JOURNAL: process.env.BROKER_USAGE_JOURNAL,
 });
 const bench = await benchDatabase<DB>('broker', MIGRATIONS, kind as BenchKind);
 const catalog = benchCatalog();
@@ -42,7 +46,12 @@ const db = bench.database.db;
 // the recorder is timed (the recorder's own write, wrapped).
 const budgets = new Budgets(db, config.BROKER_BUDGET_CACHE_MS);
 const flushes: { ms: number; rows: number }[] = [];
+// A started broker's journal is in its data folder; the bench's, in a folder of its own.
+const journalDir = config.BROKER_USAGE_JOURNAL ? mkdtempSync(join(tmpdir(), 'bench-usage-journal-')) : undefined;
+const journal = journalDir ? (await openUsageJournal(db, journalDir)).journal : undefined;
+process.on('exit', () => journalDir && rmSync(journalDir, { recursive: true, force: true }));
 const usage = new UsageRecorder(db, budgets, {
+  journal,
   log: () => app.log,
   syncCommit: usageSyncCommit(bench.database.kind, config.BROKER_USAGE_SYNC_COMMIT),
   write: async (into, calls, syncCommit) => {

@@ -7,7 +7,7 @@ import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
 import { RoutingEngine } from './relay/router.ts';
-import { UsageRecorder, usageSyncCommit } from './relay/usage-recorder.ts';
+import { openUsageJournal, UsageRecorder, usageSyncCommit } from './relay/usage-recorder.ts';
 import { Roster } from './roster.ts';
 import { budgetRoutes } from './routes/budgets.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -35,6 +35,11 @@ export interface BrokerDeps {
   budgetCacheMs?: number;
   /** BROKER_USAGE_SYNC_COMMIT: on PostgreSQL, usage writes wait for the WAL flush. */
   usageSyncCommit?: boolean;
+  /**
+   * The usage journal's folder (BROKER_USAGE_JOURNAL): a reply's end then waits for its call's
+   * line there, not for its commit. Unset: for the commit.
+   */
+  usageJournalDir?: string;
   /** The server clock; tests pass their own to stand at chosen instants. */
   clock?: () => Date;
   logLevel?: string;
@@ -68,12 +73,15 @@ export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
 export async function buildApp(deps: BrokerDeps) {
   const db = deps.database.db;
   const budgets = deps.budgets ?? new Budgets(db, deps.budgetCacheMs ?? 2_000);
+  // A previous process's journaled calls are committed before this one serves.
+  const opened = !deps.usage && deps.usageJournalDir ? await openUsageJournal(db, deps.usageJournalDir) : undefined;
   // The recorder logs failed writes through the app's logger, which exists once the app is built.
   const usage =
     deps.usage ??
     new UsageRecorder(db, budgets, {
       log: () => app.log,
       syncCommit: usageSyncCommit(deps.database.kind, deps.usageSyncCommit ?? false),
+      journal: opened?.journal,
     });
   const roster = new Roster(db);
   const clock = deps.clock ?? (() => new Date());
@@ -116,6 +124,8 @@ export async function buildApp(deps: BrokerDeps) {
       for (const routes of AREAS) routes(scoped, routeDeps);
     },
   });
+  if (opened && opened.replayed.journaled > 0)
+    app.log.warn(opened.replayed, 'usage journal of a stopped broker replayed');
   // Usage rows still being written are committed before the database closes.
   app.addHook('onClose', async () => {
     await usage.close();

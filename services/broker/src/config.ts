@@ -44,6 +44,13 @@ export const brokerConfig = (env: Record<string, string | undefined> = process.e
      * row survives the broker; a server crash may lose the last moments of rows.
      */
     BROKER_USAGE_SYNC_COMMIT: flag(false),
+    /**
+     * The usage journal (PLATFORM_DATA_DIR/broker-usage-journal, one per broker process): a
+     * relayed reply's end waits for its call's line there (microseconds) instead of the commit of
+     * its usage row, and a broker restarted on the folder commits what it journaled. Off: the
+     * end waits for the commit.
+     */
+    BROKER_USAGE_JOURNAL: flag(true),
     /** Upstream call limits: connecting and waiting for the first byte of the reply. */
     BROKER_UPSTREAM_CONNECT_MS: int(10_000, 100, 600_000),
     BROKER_UPSTREAM_HEADERS_MS: int(300_000, 100, 3_600_000),

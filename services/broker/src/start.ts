@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { brokerAuthenticator } from './auth.ts';
@@ -29,6 +30,7 @@ export async function startBroker(config: BrokerConfig = brokerConfig(), shared:
     serviceToken: config.SERVICE_TOKEN,
     budgetCacheMs: config.BROKER_BUDGET_CACHE_MS,
     usageSyncCommit: config.BROKER_USAGE_SYNC_COMMIT,
+    usageJournalDir: config.BROKER_USAGE_JOURNAL ? join(config.PLATFORM_DATA_DIR, 'broker-usage-journal') : undefined,
     relay: {
       anthropicVersion: config.ANTHROPIC_VERSION,
       connectTimeoutMs: config.BROKER_UPSTREAM_CONNECT_MS,

@@ -5,6 +5,11 @@
  * SIGKILL, and its database (the same PGlite folder, or the same PostgreSQL schema) must hold a
  * usage row for every call whose whole reply a client received.
  *
+ * With the usage journal (BROKER_USAGE_JOURNAL, the default of a started broker) a reply's end
+ * waits only for its call's line in the journal, so the killed broker is started again on the
+ * same data and journal (which commits what it journaled before it listens) and killed again;
+ * then every received call has exactly one row, and the daily rollup sums exactly the rows.
+ *
  * Each call asks the fake to report its own number as its input tokens, which is how its row is
  * found. A reply counts as received when the client holds all of it: a plain body that parses
  * as a whole, a stream that carried its final event.
@@ -28,6 +33,8 @@ const CLIENTS = 16;
 const RECEIVED_BEFORE_KILL = 400;
 const MAX_CALLS = 5_000;
 const MAX_LOAD_MS = 8_000;
+/** A broker process started (twice with the journal), loaded and killed: far more than it needs on a busy machine. */
+const TEST_MS = 180_000;
 
 type Kind = 'chat' | 'chat-stream' | 'messages-stream' | 'responses-stream';
 const KINDS: Kind[] = ['chat', 'chat-stream', 'messages-stream', 'responses-stream'];
@@ -73,10 +80,15 @@ function whole(kind: Kind, text: string): boolean {
 }
 
 /** A broker process listening in front of the fake, on `where` (a PGlite folder or a postgres URL). */
-function startBroker(fakeBase: string, where: string, schema: string): Promise<{ child: ChildProcess; url: string }> {
+function startBroker(
+  fakeBase: string,
+  where: string,
+  schema: string,
+  journal = '',
+): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(
     fileURLToPath(new URL('./broker-process.ts', import.meta.url)),
-    [fakeBase, PROVIDER_KEY, where, schema],
+    [fakeBase, PROVIDER_KEY, where, schema, journal],
     {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -149,6 +161,32 @@ async function rowNumbers(database: Database<DB>): Promise<Set<number>> {
   return new Set(r.rows.map((x) => Number(x.input_tokens)));
 }
 
+/** A broker started again on the same data and journal (it replays the journal before it listens), then killed. */
+async function restartAndKill(fakeBase: string, where: string, schema: string, journal: string) {
+  const { child } = await startBroker(fakeBase, where, schema, journal);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Rows written once each, and a rollup that sums exactly the rows (a replay wrote nothing twice). */
+async function expectNoRowTwice(database: Database<DB>) {
+  const r = await sql<{ rows: string; ids: string; calls: string; rolled: string }>`
+    SELECT (SELECT count(*) FROM usage_events) AS rows,
+           (SELECT count(DISTINCT input_tokens) FROM usage_events) AS ids,
+           (SELECT coalesce(sum(calls), 0) FROM usage_daily) AS calls,
+           (SELECT coalesce(sum(input_tokens), 0) FROM usage_daily) AS rolled`.execute(database.db);
+  const sums = await sql<{ input: string }>`SELECT coalesce(sum(input_tokens), 0) AS input FROM usage_events`.execute(
+    database.db,
+  );
+  const x = r.rows[0] as { rows: string; ids: string; calls: string; rolled: string };
+  expect({ ids: Number(x.ids), calls: Number(x.calls), rolled: Number(x.rolled) }).toEqual({
+    ids: Number(x.rows),
+    calls: Number(x.rows),
+    rolled: Number(sums.rows[0]?.input),
+  });
+}
+
 function expectEveryReceivedRecorded(load: Load, rows: Set<number>) {
   const missing = load.received.filter((n) => !rows.has(n));
   // The figures, in the message when it fails.
@@ -166,23 +204,27 @@ describe('13.2 a broker killed under load', () => {
   });
   afterAll(() => fake.close());
 
-  it('13.2 BRK-121 on a PGlite folder: every call whose reply a client received has its usage row after SIGKILL', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'broker-kill-'));
-    try {
-      const { child, url } = await startBroker(fake.baseUrl, dir, 'broker');
-      const load = await loadThenKill(url, child);
-      // The folder opened again, as a restarted broker would.
-      const pglite = await openPglite(dir);
+  it(
+    '13.2 BRK-121 on a PGlite folder: every call whose reply a client received has its usage row after SIGKILL',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'broker-kill-'));
       try {
-        const database = await openDatabase<DB>({ schema: 'broker', pglite });
-        expectEveryReceivedRecorded(load, await rowNumbers(database));
+        const { child, url } = await startBroker(fake.baseUrl, dir, 'broker');
+        const load = await loadThenKill(url, child);
+        // The folder opened again, as a restarted broker would.
+        const pglite = await openPglite(dir);
+        try {
+          const database = await openDatabase<DB>({ schema: 'broker', pglite });
+          expectEveryReceivedRecorded(load, await rowNumbers(database));
+        } finally {
+          await closePglite(pglite);
+        }
       } finally {
-        await closePglite(pglite);
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+    TEST_MS,
+  );
 
   const url = process.env.TEST_POSTGRES_URL;
   it.skipIf(!url)(
@@ -199,5 +241,54 @@ describe('13.2 a broker killed under load', () => {
         await database.close();
       }
     },
+    TEST_MS,
+  );
+
+  it(
+    '13.2 BRK-121 with the usage journal on a PGlite folder: every received call has one row once the broker restarts',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'broker-kill-journal-'));
+      const journal = join(dir, 'broker-usage-journal');
+      try {
+        const { child, url } = await startBroker(fake.baseUrl, dir, 'broker', journal);
+        const load = await loadThenKill(url, child);
+        await restartAndKill(fake.baseUrl, dir, 'broker', journal);
+        const pglite = await openPglite(dir);
+        try {
+          const database = await openDatabase<DB>({ schema: 'broker', pglite });
+          expectEveryReceivedRecorded(load, await rowNumbers(database));
+          await expectNoRowTwice(database);
+        } finally {
+          await closePglite(pglite);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    TEST_MS,
+  );
+
+  it.skipIf(!url)(
+    '13.2 BRK-121 with the usage journal on PostgreSQL: every received call has one row once the broker restarts',
+    async () => {
+      const schema = `broker_j${randomBytes(4).toString('hex')}`;
+      const dir = mkdtempSync(join(tmpdir(), 'broker-kill-journal-'));
+      try {
+        const { child, url: broker } = await startBroker(fake.baseUrl, url as string, schema, dir);
+        const load = await loadThenKill(broker, child);
+        await restartAndKill(fake.baseUrl, url as string, schema, dir);
+        const database = await openDatabase<DB>({ schema, url });
+        try {
+          expectEveryReceivedRecorded(load, await rowNumbers(database));
+          await expectNoRowTwice(database);
+        } finally {
+          await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
+          await database.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    TEST_MS,
   );
 });

@@ -1,8 +1,10 @@
 import type { Db } from '../store/db.ts';
 /**
  * Writes completed calls with group commit: a call's row is queued and its caller waits for the
- * transaction that carries it (the relay holds back the end of the reply until then, so a
- * client never has a whole reply whose usage could still be lost). A write starts as soon as
+ * transaction that carries it, or, with a usage journal, only for the call's line in the journal
+ * (the relay holds back the end of the reply until then, so a client never has a whole reply
+ * whose usage could still be lost; a journaled call the broker did not live to commit is
+ * committed at its next start, openUsageJournal). A write starts as soon as
  * none is in flight and takes every queued call (up to batchSize), so under load rows are
  * written in batches: those that arrive during one write share the next. One transaction per
  * batch (usage rows, the daily rollup and the routing decision rows). A failed write answers its
@@ -10,8 +12,9 @@ import type { Db } from '../store/db.ts';
  * each failure; reads wait for `settled()` so a read right after a reply sees its row.
  */
 
-import { insertCalls } from '../store/call-writes.ts';
+import { insertCalls, recordedIds } from '../store/call-writes.ts';
 import { type DecisionRecord, decisionRecord } from '../store/routing-decisions.ts';
+import { type JournalOptions, UsageJournal } from '../store/usage-journal.ts';
 import type { BudgetGate, CompletedCall, UsageSink } from './ports.ts';
 
 export interface RecorderLog {
@@ -41,6 +44,11 @@ export interface RecorderOptions {
    * embedded PGlite: its WAL is in this process until a commit writes it.
    */
   syncCommit?: boolean;
+  /**
+   * The usage journal (openUsageJournal): a call's caller waits for its line there instead of
+   * its commit. Without one, for the commit.
+   */
+  journal?: UsageJournal;
   /** The batch write (tests replace it to make flushes fail). */
   write?: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
 }
@@ -95,6 +103,35 @@ const consoleLog: RecorderLog = {
 interface Queued {
   call: CompletedCall;
   done: ((committed: boolean) => void) | undefined;
+  /** In the journal: its caller has been answered, and the journal is told when it commits. */
+  journaled: boolean;
+}
+
+/**
+ * Opens the usage journal in `dir` and commits what a previous broker process journaled and did
+ * not live to commit (rows already in the database are skipped: it may have died between the
+ * commit and the journal's cleanup). Runs before the app serves.
+ */
+export async function openUsageJournal(
+  db: Db,
+  dir: string,
+  o: JournalOptions = {},
+): Promise<{ journal: UsageJournal; replayed: { journaled: number; written: number } }> {
+  const { journal, left, finish } = UsageJournal.open(dir, o);
+  const BATCH = 500;
+  let written = 0;
+  for (let i = 0; i < left.length; i += BATCH) {
+    const slice = left.slice(i, i + BATCH);
+    const known = await recordedIds(
+      db,
+      slice.map((c) => c.usage.id),
+    );
+    const missing = slice.filter((c) => !known.has(c.usage.id));
+    await writeCalls(db, missing);
+    written += missing.length;
+  }
+  finish();
+  return { journal, replayed: { journaled: left.length, written } };
 }
 
 export class UsageRecorder implements UsageSink {
@@ -138,7 +175,11 @@ export class UsageRecorder implements UsageSink {
   record(call: CompletedCall): Promise<boolean> {
     // The gate counts the cost at once, so this replica's next check sees it before the row is written.
     this.budgets.spent(call.usage.actor_fid, call.usage.cost_micros, call.usage.occurred_at);
-    const committed = new Promise<boolean>((done) => this.queue.push({ call, done }));
+    let committed: Promise<boolean>;
+    if (this.journaled(call)) {
+      this.queue.push({ call, done: undefined, journaled: true });
+      committed = Promise.resolve(true);
+    } else committed = new Promise<boolean>((done) => this.queue.push({ call, done, journaled: false }));
     this.recorded += 1;
     if (this.queue.length >= this.batchSize) this.flushNow();
     else this.flushLater(this.flushDelayMs);
@@ -157,7 +198,22 @@ export class UsageRecorder implements UsageSink {
     return done;
   }
 
-  /** Flushes what is queued, retrying a few times; calls that still cannot be written are logged one by one. */
+  /** Whether the call is in the journal now; a journal that cannot be written leaves it to its commit. */
+  private journaled(call: CompletedCall): boolean {
+    if (!this.o.journal) return false;
+    try {
+      this.o.journal.append(call);
+      return true;
+    } catch (e) {
+      this.log().error({ err: e }, 'usage journal not written; the reply waits for the commit');
+      return false;
+    }
+  }
+
+  /**
+   * Flushes what is queued, retrying a few times; calls that still cannot be written are logged
+   * one by one (journaled ones stay in the journal for the next start).
+   */
   async close(): Promise<void> {
     this.closing = true;
     for (let attempt = 0; ; attempt++) {
@@ -166,7 +222,8 @@ export class UsageRecorder implements UsageSink {
       if (attempt >= this.closeAttempts) {
         const lost = this.queue.splice(0);
         for (const q of lost) {
-          this.log().error({ usage: q.call.usage, decision: q.call.decision }, 'usage row not written at close');
+          const msg = q.journaled ? 'usage row left in the journal at close' : 'usage row not written at close';
+          this.log().error({ usage: q.call.usage, decision: q.call.decision }, msg);
           q.done?.(false);
         }
         this.committed = this.recorded;
@@ -175,6 +232,7 @@ export class UsageRecorder implements UsageSink {
       this.flushNow();
     }
     this.cancelTimers();
+    this.o.journal?.close();
     this.release(true);
   }
 
@@ -248,6 +306,7 @@ export class UsageRecorder implements UsageSink {
       }
       this.queue.splice(0, batch.length);
       this.committed += batch.length;
+      this.o.journal?.committed(batch.filter((q) => q.journaled).length);
       this.failures = 0;
       for (const q of batch) q.done?.(true);
       this.release(false);

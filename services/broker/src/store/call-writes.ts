@@ -26,3 +26,10 @@ export async function insertCalls(
   const commit = syncCommit ? sql`` : sql`, set_config('synchronous_commit', 'off', true)`;
   await sql`SELECT record_relayed_calls(${usage}::jsonb, ${decided}::jsonb, ${daily}::jsonb)${commit}`.execute(db);
 }
+
+/** Which of `ids` have a usage row (the journal's replay skips those). */
+export async function recordedIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('usage_events').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
