@@ -9,16 +9,10 @@ import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/p
 import { RoutingEngine } from './relay/router.ts';
 import { openUsageJournal, UsageRecorder, usageSyncCommit } from './relay/usage-recorder.ts';
 import { Roster } from './roster.ts';
-import { budgetRoutes } from './routes/budgets.ts';
-import { catalogRoutes } from './routes/catalog.ts';
-import { credentialRoutes } from './routes/credentials.ts';
-import type { RelaySettings, RouteDeps } from './routes/deps.ts';
+import { type RelaySettings, type RouteDeps, register } from './routes/deps.ts';
+import { ROUTES } from './routes/index.ts';
 import { oauthRoutes } from './routes/oauth.ts';
-import { peopleRoutes } from './routes/people.ts';
 import { relayRoutes } from './routes/relay.ts';
-import { routingRoutes } from './routes/routing.ts';
-import { savingsRoutes } from './routes/savings.ts';
-import { usageRoutes } from './routes/usage.ts';
 import type { DB } from './store/db.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -51,18 +45,6 @@ export interface BrokerDeps {
   usage?: UsageSink;
   conversations?: ConversationSaver;
 }
-
-const AREAS = [
-  catalogRoutes,
-  peopleRoutes,
-  usageRoutes,
-  savingsRoutes,
-  budgetRoutes,
-  routingRoutes,
-  relayRoutes,
-  credentialRoutes,
-  oauthRoutes,
-];
 
 export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
   anthropicVersion: '2023-06-01',
@@ -121,7 +103,11 @@ export async function buildApp(deps: BrokerDeps) {
           }),
         relay: { ...DEFAULT_RELAY_SETTINGS, ...deps.relay },
       };
-      for (const routes of AREAS) routes(scoped, routeDeps);
+      // The declared routes (routes/index.ts); the relay's in their own scope of raw bodies; the
+      // OAuth token exchange and the JWKS, which speak OAuth and JWKS rather than the envelope.
+      register(scoped, routeDeps, ROUTES);
+      relayRoutes(scoped, routeDeps);
+      oauthRoutes(scoped, routeDeps);
     },
   });
   if (opened && opened.replayed.journaled > 0)

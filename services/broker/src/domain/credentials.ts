@@ -1,8 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, forbidden, notFound, type Principal, unavailable, unprocessable } from '@platform/kit';
+import { conflict, forbidden, type Principal, unavailable, unprocessable } from '@platform/kit';
 import type { CreateCredential, Credential, IssuedToken } from '../schemas/credentials.ts';
-import { findCredential, insertCredential, updateCredential, upsertServiceIdentity } from '../store/credentials.ts';
-import type { Db } from '../store/db.ts';
 import {
   type CredentialKind,
   type CredentialTokenClaims,
@@ -132,15 +130,7 @@ export const toCredential = (c: CredentialRecord, now: Date): Credential => ({
   updated_at: c.updated_at.toISOString(),
 });
 
-// The credential commands: each runs in its command's transaction, for the owner's own session.
-
-/** The caller's own credential, locked for the command; someone else's is as unknown as a missing one. */
-async function ownCredential(trx: Db, owner: Owner, clientId: string): Promise<CredentialRecord> {
-  const c = await findCredential(trx, clientId, true);
-  if (!c || c.owner_email !== owner.email) throw notFound('Credential', 'credential_not_found');
-  return c;
-}
-
+/** A credential's owner: who a credential command acts for (requireOwnSession). */
 export type Owner = ReturnType<typeof requireOwnSession>;
 
 /** What a command shows only in its own response: never stored with the idempotency record. */
@@ -149,14 +139,9 @@ export interface Shown<T, Once> {
   once: Once;
 }
 
-export async function createCredential(
-  trx: Db,
-  owner: Owner,
-  input: CreateCredential,
-  now: Date,
-): Promise<Shown<Credential, { secret: string }>> {
-  const secret = newSecret();
-  const c: CredentialRecord = {
+/** A new credential of the owner's, before it is stored. */
+export function newCredential(owner: Owner, input: CreateCredential, secret: string, now: Date): CredentialRecord {
+  return {
     client_id: newClientId(),
     owner_fid: owner.fid,
     owner_email: owner.email,
@@ -169,71 +154,6 @@ export async function createCredential(
     created_at: now,
     updated_at: now,
   };
-  await insertCredential(trx, c);
-  if (c.kind === 'service') await upsertServiceIdentity(trx, c, now);
-  return { data: toCredential(c, now), once: { secret } };
-}
-
-/** The old secret stops at once: a leaked secret is what a rotation is for. */
-export async function rotateCredential(
-  trx: Db,
-  owner: Owner,
-  clientId: string,
-  now: Date,
-  signer: TokenSigner | undefined,
-): Promise<Shown<Credential, { secret: string; token: IssuedToken | null }>> {
-  const c = await ownCredential(trx, owner, clientId);
-  requireEnabled(c, 'rotated');
-  const secret = newSecret();
-  const rotated = await updateCredential(trx, clientId, {
-    secret_hash: hashSecret(secret),
-    secret_set_at: now,
-    updated_at: now,
-  });
-  const token = signer && !isExpired(rotated, now) ? await issueToken(signer, rotated, now) : null;
-  return { data: toCredential(rotated, now), once: { secret, token } };
-}
-
-export async function setCredentialEnabled(
-  trx: Db,
-  owner: Owner,
-  clientId: string,
-  enabled: boolean,
-  now: Date,
-): Promise<Credential> {
-  const c = await ownCredential(trx, owner, clientId);
-  if (c.enabled === enabled) return toCredential(c, now);
-  return toCredential(await updateCredential(trx, clientId, { enabled, updated_at: now }), now);
-}
-
-export async function renameCredential(
-  trx: Db,
-  owner: Owner,
-  clientId: string,
-  rawName: string,
-  now: Date,
-): Promise<Credential> {
-  const c = await ownCredential(trx, owner, clientId);
-  requireEnabled(c, 'renamed');
-  const name = credentialName(rawName);
-  if (name === c.name) return toCredential(c, now);
-  const renamed = await updateCredential(trx, clientId, { name, updated_at: now });
-  if (renamed.kind === 'service') await upsertServiceIdentity(trx, renamed, now);
-  return toCredential(renamed, now);
-}
-
-/** POST .../token: a token without showing the secret. */
-export async function credentialToken(
-  trx: Db,
-  owner: Owner,
-  clientId: string,
-  now: Date,
-  signer: TokenSigner | undefined,
-): Promise<Shown<{ client_id: string }, { token: IssuedToken }>> {
-  const c = await ownCredential(trx, owner, clientId);
-  requireIssuing(c, now);
-  if (!signer) throw signingUnavailable();
-  return { data: { client_id: c.client_id }, once: { token: await issueToken(signer, c, now) } };
 }
 
 export const signingUnavailable = () =>

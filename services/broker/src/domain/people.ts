@@ -18,6 +18,9 @@ export interface NewIdentity {
   creator_email?: string;
 }
 
+/** Who made a change, as budgets and routing exceptions record it: the caller's email, else their FID. */
+export const actorName = (p: Pick<Principal, 'email' | 'id'>) => p.email ?? p.id;
+
 /** The domain under which platform services (service:<name> callers) are rostered. */
 export const PLATFORM_SERVICE_DOMAIN = 'service.platform';
 

@@ -1,6 +1,26 @@
 import { unprocessable } from '@platform/kit';
-import type { UsageRecord } from '../store/usage-writes.ts';
 import { type Catalog, findModel, findProvider, priceUsage } from './catalog.ts';
+
+/** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
+export interface UsageRecord {
+  id: string;
+  occurred_at: Date;
+  actor_fid: string;
+  provider: string;
+  provider_kind: string;
+  model: string;
+  /** Set only when routing substituted the model. */
+  requested_model: string | null;
+  request_kind: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cost_micros: number;
+  cache_savings_micros: number;
+  routing_savings_micros: number;
+  source: 'relay' | 'report';
+  estimated: boolean;
+}
 
 /** How GET /v1/usage shapes its rows: one per day (default), sums over the range, or the calls themselves. */
 export const USAGE_GROUPS = ['day', 'person_model', 'person', 'model', 'provider', 'call'] as const;

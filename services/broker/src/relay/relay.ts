@@ -72,8 +72,8 @@ export class Relay {
     return this.upstreams.close();
   }
 
-  async handle(req: FastifyRequest, reply: FastifyReply, api: Api): Promise<void> {
-    const principal = req.principal as Principal;
+  /** One call by `principal`, whom the route's guard admitted. */
+  async handle(req: FastifyRequest, reply: FastifyReply, api: Api, principal: Principal): Promise<void> {
     const { raw, json } = readBody(req.body);
     const conversation = principal.via === 'credential' ? conversationHeaders(req.headers) : undefined;
     const actor: Actor = { fid: principal.id, email: principal.email };

@@ -1,7 +1,19 @@
-import { type App, type Database, routeGuards } from '@platform/kit';
+import {
+  type App,
+  type CommandResult,
+  commandScope,
+  type Database,
+  type DeclaredRoute,
+  declareRoutes,
+  type Principal,
+  runCommand,
+} from '@platform/kit';
+import type { FastifyRequest } from 'fastify';
+import type { CommandCtx } from '../commands/context.ts';
 import type { ProviderEndpoint } from '../config.ts';
 import type { Catalog } from '../domain/catalog.ts';
 import { type Action, can } from '../domain/permissions.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
 import type { events } from '../events.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from '../relay/ports.ts';
 import type { DB } from '../store/db.ts';
@@ -34,7 +46,28 @@ export interface RouteDeps {
 export type RouteModule = (app: App, deps: RouteDeps) => void;
 
 /**
- * reader(action) / commander(action): preValidation guards asking the broker's policy (401, then
- * 403; commanders then need an Idempotency-Key). Commands run through the kit's handleCommand(deps, …).
+ * The broker's route declarer (issue 15.4): one declaration per route; the kit derives the guard
+ * from the action (401, then 403), the Idempotency-Key for commands, the typed principal, the
+ * OpenAPI entry and its codes (checked against ERRORS).
  */
-export const { reader, commander } = routeGuards<Action>(can);
+export const { route, register } = declareRoutes<Action, ErrorCode, RouteDeps, CommandCtx>({ can, errors: ERRORS });
+
+export type Routes = readonly DeclaredRoute<RouteDeps>[];
+
+/**
+ * Runs a command once per Idempotency-Key in one transaction, for routes that do more than send
+ * its result: a status the command chooses, work once it committed (a cache cleared, the budget
+ * gate told), or an answer that adds what the idempotency record must not keep. The caller sends
+ * the result (sendCommandResult).
+ */
+export function runBrokerCommand<T>(
+  deps: RouteDeps,
+  req: FastifyRequest,
+  principal: Principal,
+  work: (ctx: CommandCtx) => Promise<CommandResult<T>>,
+): Promise<CommandResult<T> & { replayed: boolean }> {
+  const now = deps.clock();
+  return runCommand({ db: deps.database.db, req, principal }, (trx) =>
+    work(commandScope(deps, trx, principal, now) as CommandCtx),
+  );
+}

@@ -153,7 +153,14 @@ const tokenRoute = (deps: Parameters<RouteModule>[1]) => async (oauth: App) => {
   );
 };
 
-/** The token exchange (its own plugin: form bodies and OAuth error bodies stay on this route) and the JWKS. */
+/**
+ * The token exchange (its own plugin: form bodies and OAuth error bodies stay on this route) and the
+ * JWKS. Both stay outside the declared routes (ROUTES, issue 15.4): a declaration is guarded by a
+ * policy action (401 before anything else) and answers the envelope's error codes, while these are
+ * open (the exchange authenticates its client by HTTP Basic in the handler, RFC 6749 §2.3.1),
+ * answer plain OAuth and JWKS bodies, and the exchange's errors are OAuth's own (§5.2: error,
+ * error_description), which the broker's error catalogue does not hold.
+ */
 export const oauthRoutes: RouteModule = (app, deps) => {
   app.register(tokenRoute(deps));
 

@@ -1,9 +1,7 @@
-import { Command, IdempotencyHeaders, OptionalDataCommand, Timestamp } from '@platform/kit';
+import { Command, OptionalDataCommand, Timestamp } from '@platform/kit';
 import { type Static, Type } from '@sinclair/typebox';
 import { NAME_MAX } from '../domain/credentials.ts';
 import { TOKEN_TTL_SEC } from '../tokens.ts';
-
-export { IdempotencyHeaders };
 
 export const CredentialKind = Type.Union([Type.Literal('personal'), Type.Literal('service')], {
   description:

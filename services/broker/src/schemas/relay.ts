@@ -59,16 +59,16 @@ export const MessagesHeaders = Type.Composite([
   }),
 ]);
 
-/** The provider's reply, byte for byte: JSON, or server-sent events when streamed. */
-export const ProviderReply = {
+/** The provider's reply, byte for byte: JSON, or server-sent events when streamed (an OpenAPI response by content type). */
+export const ProviderReply = Type.Unsafe<unknown>({
   description: "The provider's reply bytes, unchanged and not enveloped",
   content: {
     'application/json': { schema: Type.Object({}, { additionalProperties: true }) },
     'text/event-stream': { schema: Type.String({ description: "The provider's server-sent events" }) },
   },
-};
+});
 
-export const SpeechReply = {
+export const SpeechReply = Type.Unsafe<unknown>({
   description: 'The MP3 audio',
   content: { 'audio/mpeg': { schema: Type.String({ format: 'binary' }) } },
-};
+});

@@ -1,26 +1,9 @@
 import { sql } from 'kysely';
+import type { UsageRecord } from '../domain/usage.ts';
 import type { Db } from './db.ts';
 
-/** One completed call as stored: what the usage row and the daily rollup hold. Money in micro-dollars. */
-export interface UsageRecord {
-  id: string;
-  occurred_at: Date;
-  actor_fid: string;
-  provider: string;
-  provider_kind: string;
-  model: string;
-  /** Set only when routing substituted the model. */
-  requested_model: string | null;
-  request_kind: string;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cost_micros: number;
-  cache_savings_micros: number;
-  routing_savings_micros: number;
-  source: 'relay' | 'report';
-  estimated: boolean;
-}
+// The row a completed call stores is the domain's (domain/usage.ts); named here too for the writers.
+export type { UsageRecord };
 
 /** The UTC calendar day of an instant, YYYY-MM-DD. */
 export const utcDay = (t: Date) => t.toISOString().slice(0, 10);
