@@ -48,6 +48,61 @@ CREATE TABLE workspace.activity (
 );
 
 --
+-- Name: case_amounts; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.case_amounts (
+    id uuid NOT NULL,
+    case_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    stage text NOT NULL,
+    amount bigint NOT NULL,
+    currency text NOT NULL,
+    tied_to_correction boolean,
+    recorded_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT case_amounts_amount_check CHECK ((amount >= 0)),
+    CONSTRAINT case_amounts_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT case_amounts_stage_check CHECK ((stage = ANY (ARRAY['identified'::text, 'approved'::text, 'posted'::text, 'collected'::text]))),
+    CONSTRAINT case_amounts_tied CHECK (((stage = 'collected'::text) = (tied_to_correction IS NOT NULL)))
+);
+
+--
+-- Name: cases; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.cases (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    subject text NOT NULL,
+    subject_key text NOT NULL,
+    owner text NOT NULL,
+    evidence jsonb DEFAULT '[]'::jsonb NOT NULL,
+    proposed_correction text NOT NULL,
+    still_to_check text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'needs_validation'::text NOT NULL,
+    dismissal_reason text,
+    verification_method text,
+    expected_currency text,
+    expected_one_off bigint,
+    expected_recurring_monthly bigint,
+    expected_recurring_months integer,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    status_changed_at timestamp with time zone NOT NULL,
+    CONSTRAINT cases_dismissal_reason CHECK (((status = 'dismissed'::text) = (dismissal_reason IS NOT NULL))),
+    CONSTRAINT cases_expected_currency_check CHECK ((expected_currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT cases_expected_one_off_check CHECK ((expected_one_off >= 0)),
+    CONSTRAINT cases_expected_recurring_monthly_check CHECK ((expected_recurring_monthly >= 0)),
+    CONSTRAINT cases_expected_recurring_months_check CHECK (((expected_recurring_months >= 0) AND (expected_recurring_months <= 120))),
+    CONSTRAINT cases_expected_value CHECK ((((expected_currency IS NULL) AND (expected_one_off IS NULL) AND (expected_recurring_monthly IS NULL) AND (expected_recurring_months IS NULL)) OR ((expected_currency IS NOT NULL) AND (expected_one_off IS NOT NULL) AND (expected_recurring_monthly IS NOT NULL) AND (expected_recurring_months IS NOT NULL)))),
+    CONSTRAINT cases_status_check CHECK ((status = ANY (ARRAY['needs_validation'::text, 'accepted'::text, 'in_progress'::text, 'verified'::text, 'dismissed'::text]))),
+    CONSTRAINT cases_verification_method CHECK (((status = 'verified'::text) = (verification_method IS NOT NULL)))
+);
+
+--
 -- Name: goal_checkins; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -81,6 +136,46 @@ CREATE TABLE workspace.goals (
     updated_at timestamp with time zone NOT NULL,
     closed_at timestamp with time zone,
     CONSTRAINT goals_status_check CHECK ((status = ANY (ARRAY['on_track'::text, 'at_risk'::text, 'off_track'::text, 'achieved'::text, 'missed'::text, 'dropped'::text])))
+);
+
+--
+-- Name: handoff_receipts; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.handoff_receipts (
+    handoff_id uuid NOT NULL,
+    revision integer NOT NULL,
+    project_id uuid NOT NULL,
+    accepted_by text NOT NULL,
+    accepted_at timestamp with time zone NOT NULL,
+    package jsonb NOT NULL
+);
+
+--
+-- Name: handoffs; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.handoffs (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    sender text NOT NULL,
+    receiver text NOT NULL,
+    title text NOT NULL,
+    next_step text NOT NULL,
+    must_stay_true jsonb DEFAULT '[]'::jsonb NOT NULL,
+    evidence_links jsonb DEFAULT '[]'::jsonb NOT NULL,
+    verify_by date,
+    due_on date NOT NULL,
+    case_id uuid,
+    status text DEFAULT 'draft'::text NOT NULL,
+    revision integer DEFAULT 1 NOT NULL,
+    offered_at timestamp with time zone,
+    accepted_at timestamp with time zone,
+    cancelled_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT handoffs_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT handoffs_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'offered'::text, 'changes_requested'::text, 'accepted'::text, 'cancelled'::text])))
 );
 
 --
@@ -325,6 +420,49 @@ CREATE TABLE workspace.tasks (
 );
 
 --
+-- Name: unblock_answers; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.unblock_answers (
+    id uuid NOT NULL,
+    request_id uuid NOT NULL,
+    answer text NOT NULL,
+    answered_by text NOT NULL,
+    answered_at timestamp with time zone NOT NULL,
+    sent_back_at timestamp with time zone,
+    sent_back_reason text
+);
+
+--
+-- Name: unblock_requests; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.unblock_requests (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    asker text NOT NULL,
+    recipient text NOT NULL,
+    needed text NOT NULL,
+    why_now text NOT NULL,
+    waiting_type text NOT NULL,
+    waiting_id uuid NOT NULL,
+    answer_kind text NOT NULL,
+    options jsonb DEFAULT '[]'::jsonb NOT NULL,
+    due_on date,
+    snoozed_until timestamp with time zone,
+    ranking_reason text NOT NULL,
+    source text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    closed_at timestamp with time zone,
+    CONSTRAINT unblock_requests_answer_kind_check CHECK ((answer_kind = ANY (ARRAY['choice'::text, 'value'::text, 'document'::text, 'decision'::text, 'explanation'::text]))),
+    CONSTRAINT unblock_requests_source_check CHECK ((source = ANY (ARRAY['person'::text, 'handoff'::text]))),
+    CONSTRAINT unblock_requests_status_check CHECK ((status = ANY (ARRAY['open'::text, 'answered'::text, 'resolved'::text, 'withdrawn'::text, 'superseded'::text]))),
+    CONSTRAINT unblock_requests_waiting_type_check CHECK ((waiting_type = ANY (ARRAY['task'::text, 'goal'::text, 'handoff'::text])))
+);
+
+--
 -- Name: outbox id; Type: DEFAULT; Schema: workspace; Owner: -
 --
 
@@ -336,6 +474,20 @@ ALTER TABLE ONLY workspace.outbox ALTER COLUMN id SET DEFAULT nextval('workspace
 
 ALTER TABLE ONLY workspace.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: case_amounts case_amounts_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.case_amounts
+    ADD CONSTRAINT case_amounts_pkey PRIMARY KEY (id);
+
+--
+-- Name: cases cases_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.cases
+    ADD CONSTRAINT cases_pkey PRIMARY KEY (id);
 
 --
 -- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -350,6 +502,20 @@ ALTER TABLE ONLY workspace.goal_checkins
 
 ALTER TABLE ONLY workspace.goals
     ADD CONSTRAINT goals_pkey PRIMARY KEY (id);
+
+--
+-- Name: handoff_receipts handoff_receipts_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.handoff_receipts
+    ADD CONSTRAINT handoff_receipts_pkey PRIMARY KEY (handoff_id, revision);
+
+--
+-- Name: handoffs handoffs_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.handoffs
+    ADD CONSTRAINT handoffs_pkey PRIMARY KEY (id);
 
 --
 -- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -450,10 +616,48 @@ ALTER TABLE ONLY workspace.tasks
     ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
 
 --
+-- Name: unblock_answers unblock_answers_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.unblock_answers
+    ADD CONSTRAINT unblock_answers_pkey PRIMARY KEY (id);
+
+--
+-- Name: unblock_requests unblock_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.unblock_requests
+    ADD CONSTRAINT unblock_requests_pkey PRIMARY KEY (id);
+
+--
 -- Name: activity_project; Type: INDEX; Schema: workspace; Owner: -
 --
 
 CREATE INDEX activity_project ON workspace.activity USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: case_amounts_case; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX case_amounts_case ON workspace.case_amounts USING btree (case_id, created_at, id);
+
+--
+-- Name: cases_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX cases_project ON workspace.cases USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: cases_project_status; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX cases_project_status ON workspace.cases USING btree (project_id, status, created_at DESC, id DESC);
+
+--
+-- Name: cases_project_subject; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX cases_project_subject ON workspace.cases USING btree (project_id, subject_key, created_at, id);
 
 --
 -- Name: goal_checkins_goal; Type: INDEX; Schema: workspace; Owner: -
@@ -466,6 +670,18 @@ CREATE INDEX goal_checkins_goal ON workspace.goal_checkins USING btree (goal_id,
 --
 
 CREATE INDEX goals_project ON workspace.goals USING btree (project_id, created_at);
+
+--
+-- Name: handoffs_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX handoffs_project ON workspace.handoffs USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: handoffs_receiver; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX handoffs_receiver ON workspace.handoffs USING btree (receiver, status, created_at DESC);
 
 --
 -- Name: idempotency_keys_created; Type: INDEX; Schema: workspace; Owner: -
@@ -540,6 +756,36 @@ CREATE INDEX tasks_project_change ON workspace.tasks USING btree (project_id, ch
 CREATE INDEX tasks_project_rank ON workspace.tasks USING btree (project_id, rank, id);
 
 --
+-- Name: unblock_answers_request; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX unblock_answers_request ON workspace.unblock_answers USING btree (request_id, answered_at, id);
+
+--
+-- Name: unblock_requests_asker; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX unblock_requests_asker ON workspace.unblock_requests USING btree (asker, status);
+
+--
+-- Name: unblock_requests_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX unblock_requests_project ON workspace.unblock_requests USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: unblock_requests_recipient; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX unblock_requests_recipient ON workspace.unblock_requests USING btree (recipient, status);
+
+--
+-- Name: unblock_requests_waiting; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX unblock_requests_waiting ON workspace.unblock_requests USING btree (waiting_type, waiting_id);
+
+--
 -- Name: goal_checkins goal_checkins_no_truncate; Type: TRIGGER; Schema: workspace; Owner: -
 --
 
@@ -557,6 +803,27 @@ CREATE TRIGGER goal_checkins_permanent BEFORE DELETE OR UPDATE ON workspace.goal
 
 ALTER TABLE ONLY workspace.activity
     ADD CONSTRAINT activity_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: case_amounts case_amounts_case_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.case_amounts
+    ADD CONSTRAINT case_amounts_case_id_fkey FOREIGN KEY (case_id) REFERENCES workspace.cases(id);
+
+--
+-- Name: case_amounts case_amounts_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.case_amounts
+    ADD CONSTRAINT case_amounts_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: cases cases_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.cases
+    ADD CONSTRAINT cases_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -578,6 +845,27 @@ ALTER TABLE ONLY workspace.goal_checkins
 
 ALTER TABLE ONLY workspace.goals
     ADD CONSTRAINT goals_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: handoff_receipts handoff_receipts_handoff_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.handoff_receipts
+    ADD CONSTRAINT handoff_receipts_handoff_id_fkey FOREIGN KEY (handoff_id) REFERENCES workspace.handoffs(id);
+
+--
+-- Name: handoff_receipts handoff_receipts_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.handoff_receipts
+    ADD CONSTRAINT handoff_receipts_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: handoffs handoffs_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.handoffs
+    ADD CONSTRAINT handoffs_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: join_requests join_requests_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -641,6 +929,20 @@ ALTER TABLE ONLY workspace.tasks
 
 ALTER TABLE ONLY workspace.tasks
     ADD CONSTRAINT tasks_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: unblock_answers unblock_answers_request_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.unblock_answers
+    ADD CONSTRAINT unblock_answers_request_id_fkey FOREIGN KEY (request_id) REFERENCES workspace.unblock_requests(id);
+
+--
+-- Name: unblock_requests unblock_requests_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.unblock_requests
+    ADD CONSTRAINT unblock_requests_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- PostgreSQL database dump complete

@@ -30,6 +30,41 @@ export interface Activity {
   subject_id: string | null;
 }
 
+export interface CaseAmounts {
+  amount: number;
+  case_id: string;
+  created_at: Timestamp;
+  currency: string;
+  id: string;
+  project_id: string;
+  recorded_by: string;
+  stage: string;
+  tied_to_correction: boolean | null;
+}
+
+export interface Cases {
+  created_at: Timestamp;
+  created_by: string;
+  dismissal_reason: string | null;
+  evidence: Generated<Json>;
+  expected_currency: string | null;
+  expected_one_off: number | null;
+  expected_recurring_monthly: number | null;
+  expected_recurring_months: number | null;
+  id: string;
+  owner: string;
+  project_id: string;
+  proposed_correction: string;
+  status: Generated<string>;
+  status_changed_at: Timestamp;
+  still_to_check: Generated<string>;
+  subject: string;
+  subject_key: string;
+  title: string;
+  updated_at: Timestamp;
+  verification_method: string | null;
+}
+
 export interface GoalCheckins {
   author: string;
   created_at: Timestamp;
@@ -54,6 +89,36 @@ export interface Goals {
   target_date: string | null;
   title: string;
   updated_at: Timestamp;
+}
+
+export interface HandoffReceipts {
+  accepted_at: Timestamp;
+  accepted_by: string;
+  handoff_id: string;
+  package: Json;
+  project_id: string;
+  revision: number;
+}
+
+export interface Handoffs {
+  accepted_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  case_id: string | null;
+  created_at: Timestamp;
+  due_on: string;
+  evidence_links: Generated<Json>;
+  id: string;
+  must_stay_true: Generated<Json>;
+  next_step: string;
+  offered_at: Timestamp | null;
+  project_id: string;
+  receiver: string;
+  revision: Generated<number>;
+  sender: string;
+  status: Generated<string>;
+  title: string;
+  updated_at: Timestamp;
+  verify_by: string | null;
 }
 
 export interface IdempotencyKeys {
@@ -222,10 +287,45 @@ export interface TaskVersions {
   version: number;
 }
 
+export interface UnblockAnswers {
+  answer: string;
+  answered_at: Timestamp;
+  answered_by: string;
+  id: string;
+  request_id: string;
+  sent_back_at: Timestamp | null;
+  sent_back_reason: string | null;
+}
+
+export interface UnblockRequests {
+  answer_kind: string;
+  asker: string;
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+  due_on: string | null;
+  id: string;
+  needed: string;
+  options: Generated<Json>;
+  project_id: string;
+  ranking_reason: string;
+  recipient: string;
+  snoozed_until: Timestamp | null;
+  source: string;
+  status: Generated<string>;
+  updated_at: Timestamp;
+  waiting_id: string;
+  waiting_type: string;
+  why_now: string;
+}
+
 export interface DB {
   activity: Activity;
+  case_amounts: CaseAmounts;
+  cases: Cases;
   goal_checkins: GoalCheckins;
   goals: Goals;
+  handoff_receipts: HandoffReceipts;
+  handoffs: Handoffs;
   idempotency_keys: IdempotencyKeys;
   join_requests: JoinRequests;
   notifications: Notifications;
@@ -238,6 +338,8 @@ export interface DB {
   task_changes: TaskChanges;
   task_versions: TaskVersions;
   tasks: Tasks;
+  unblock_answers: UnblockAnswers;
+  unblock_requests: UnblockRequests;
 }
 
 /** The workspace service's database: every table of its schema, the kit's included. */
