@@ -20,6 +20,26 @@ SET row_security = off;
 CREATE SCHEMA workspace;
 
 --
+-- Name: conversation_turns_append_only(); Type: FUNCTION; Schema: workspace; Owner: -
+--
+
+CREATE FUNCTION workspace.conversation_turns_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF TG_OP = 'UPDATE'
+     AND NEW.text IS NULL AND NEW.redacted_at IS NOT NULL
+     AND NEW.conversation_id = OLD.conversation_id AND NEW.seq = OLD.seq
+     AND NEW.turn_kind = OLD.turn_kind AND NEW.author = OLD.author
+     AND NEW.extra = OLD.extra AND NEW.written_by = OLD.written_by
+     AND NEW.created_at = OLD.created_at THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'conversation turns are append-only (a redaction destroys only the text)'
+    USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+--
 -- Name: goal_checkins_are_permanent(); Type: FUNCTION; Schema: workspace; Owner: -
 --
 
@@ -45,6 +65,24 @@ CREATE TABLE workspace.activity (
     subject_id uuid,
     actor text NOT NULL,
     created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: agent_sessions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.agent_sessions (
+    id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    agent text NOT NULL,
+    status text NOT NULL,
+    started_by text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    last_heartbeat_at timestamp with time zone NOT NULL,
+    heartbeats integer DEFAULT 0 NOT NULL,
+    ended_at timestamp with time zone,
+    ended_by text,
+    CONSTRAINT agent_sessions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'ended'::text])))
 );
 
 --
@@ -100,6 +138,74 @@ CREATE TABLE workspace.cases (
     CONSTRAINT cases_expected_value CHECK ((((expected_currency IS NULL) AND (expected_one_off IS NULL) AND (expected_recurring_monthly IS NULL) AND (expected_recurring_months IS NULL)) OR ((expected_currency IS NOT NULL) AND (expected_one_off IS NOT NULL) AND (expected_recurring_monthly IS NOT NULL) AND (expected_recurring_months IS NOT NULL)))),
     CONSTRAINT cases_status_check CHECK ((status = ANY (ARRAY['needs_validation'::text, 'accepted'::text, 'in_progress'::text, 'verified'::text, 'dismissed'::text]))),
     CONSTRAINT cases_verification_method CHECK (((status = 'verified'::text) = (verification_method IS NOT NULL)))
+);
+
+--
+-- Name: conversation_files; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.conversation_files (
+    id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    project_id uuid,
+    document_id uuid NOT NULL,
+    filename text DEFAULT ''::text NOT NULL,
+    content_type text,
+    size_bytes bigint,
+    turn_seq integer,
+    saved_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: conversation_suggestion_resolutions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.conversation_suggestion_resolutions (
+    conversation_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    decision text NOT NULL,
+    resolved_by text NOT NULL,
+    resolved_at timestamp with time zone NOT NULL,
+    CONSTRAINT conversation_suggestion_resolutions_decision_check CHECK ((decision = ANY (ARRAY['accept'::text, 'dismiss'::text])))
+);
+
+--
+-- Name: conversation_turns; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.conversation_turns (
+    conversation_id uuid NOT NULL,
+    seq integer NOT NULL,
+    turn_kind text NOT NULL,
+    author text NOT NULL,
+    text text,
+    extra jsonb DEFAULT '{}'::jsonb NOT NULL,
+    written_by text NOT NULL,
+    redacted_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT conversation_turns_seq_check CHECK ((seq >= 1)),
+    CONSTRAINT conversation_turns_turn_kind_check CHECK ((turn_kind = ANY (ARRAY['utterance'::text, 'lookup'::text, 'output'::text, 'system'::text])))
+);
+
+--
+-- Name: conversations; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.conversations (
+    id uuid NOT NULL,
+    project_id uuid,
+    title text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    contributes_to_knowledge boolean DEFAULT true NOT NULL,
+    created_by text NOT NULL,
+    last_seq integer DEFAULT 0 NOT NULL,
+    utterance_count integer DEFAULT 0 NOT NULL,
+    last_turn_at timestamp with time zone,
+    last_activity_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT conversations_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text])))
 );
 
 --
@@ -320,6 +426,23 @@ CREATE TABLE workspace.projects (
 );
 
 --
+-- Name: redaction_requests; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.redaction_requests (
+    id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    seq integer NOT NULL,
+    reason text DEFAULT ''::text NOT NULL,
+    status text NOT NULL,
+    requested_by text NOT NULL,
+    requested_at timestamp with time zone NOT NULL,
+    approved_by text,
+    approved_at timestamp with time zone,
+    CONSTRAINT redaction_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text])))
+);
+
+--
 -- Name: saved_views; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -476,6 +599,13 @@ ALTER TABLE ONLY workspace.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
 
 --
+-- Name: agent_sessions agent_sessions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.agent_sessions
+    ADD CONSTRAINT agent_sessions_pkey PRIMARY KEY (id);
+
+--
 -- Name: case_amounts case_amounts_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -488,6 +618,41 @@ ALTER TABLE ONLY workspace.case_amounts
 
 ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_pkey PRIMARY KEY (id);
+
+--
+-- Name: conversation_files conversation_files_conversation_id_document_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_files
+    ADD CONSTRAINT conversation_files_conversation_id_document_id_key UNIQUE (conversation_id, document_id);
+
+--
+-- Name: conversation_files conversation_files_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_files
+    ADD CONSTRAINT conversation_files_pkey PRIMARY KEY (id);
+
+--
+-- Name: conversation_suggestion_resolutions conversation_suggestion_resolutions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_suggestion_resolutions
+    ADD CONSTRAINT conversation_suggestion_resolutions_pkey PRIMARY KEY (conversation_id, project_id);
+
+--
+-- Name: conversation_turns conversation_turns_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_turns
+    ADD CONSTRAINT conversation_turns_pkey PRIMARY KEY (conversation_id, seq);
+
+--
+-- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversations
+    ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
 
 --
 -- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -574,6 +739,13 @@ ALTER TABLE ONLY workspace.projects
     ADD CONSTRAINT projects_pkey PRIMARY KEY (id);
 
 --
+-- Name: redaction_requests redaction_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.redaction_requests
+    ADD CONSTRAINT redaction_requests_pkey PRIMARY KEY (id);
+
+--
 -- Name: saved_views saved_views_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -636,6 +808,12 @@ ALTER TABLE ONLY workspace.unblock_requests
 CREATE INDEX activity_project ON workspace.activity USING btree (project_id, created_at DESC, id DESC);
 
 --
+-- Name: agent_sessions_conversation; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX agent_sessions_conversation ON workspace.agent_sessions USING btree (conversation_id, started_at DESC);
+
+--
 -- Name: case_amounts_case; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -658,6 +836,36 @@ CREATE INDEX cases_project_status ON workspace.cases USING btree (project_id, st
 --
 
 CREATE INDEX cases_project_subject ON workspace.cases USING btree (project_id, subject_key, created_at, id);
+
+--
+-- Name: conversation_files_list; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX conversation_files_list ON workspace.conversation_files USING btree (conversation_id, created_at, id);
+
+--
+-- Name: conversation_turns_created; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX conversation_turns_created ON workspace.conversation_turns USING btree (created_at);
+
+--
+-- Name: conversations_created; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX conversations_created ON workspace.conversations USING btree (created_at);
+
+--
+-- Name: conversations_creator; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX conversations_creator ON workspace.conversations USING btree (created_by, last_activity_at DESC, id DESC);
+
+--
+-- Name: conversations_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX conversations_project ON workspace.conversations USING btree (project_id, last_activity_at DESC, id DESC);
 
 --
 -- Name: goal_checkins_goal; Type: INDEX; Schema: workspace; Owner: -
@@ -712,6 +920,18 @@ CREATE INDEX outbox_unpublished ON workspace.outbox USING btree (id) WHERE (publ
 --
 
 CREATE INDEX project_members_principal ON workspace.project_members USING btree (principal_id, project_id);
+
+--
+-- Name: redaction_requests_conversation; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX redaction_requests_conversation ON workspace.redaction_requests USING btree (conversation_id, requested_at DESC);
+
+--
+-- Name: redaction_requests_one_pending; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE UNIQUE INDEX redaction_requests_one_pending ON workspace.redaction_requests USING btree (conversation_id, seq) WHERE (status = 'pending'::text);
 
 --
 -- Name: saved_views_project; Type: INDEX; Schema: workspace; Owner: -
@@ -786,6 +1006,12 @@ CREATE INDEX unblock_requests_recipient ON workspace.unblock_requests USING btre
 CREATE INDEX unblock_requests_waiting ON workspace.unblock_requests USING btree (waiting_type, waiting_id);
 
 --
+-- Name: conversation_turns conversation_turns_append_only; Type: TRIGGER; Schema: workspace; Owner: -
+--
+
+CREATE TRIGGER conversation_turns_append_only BEFORE DELETE OR UPDATE ON workspace.conversation_turns FOR EACH ROW EXECUTE FUNCTION workspace.conversation_turns_append_only();
+
+--
 -- Name: goal_checkins goal_checkins_no_truncate; Type: TRIGGER; Schema: workspace; Owner: -
 --
 
@@ -803,6 +1029,13 @@ CREATE TRIGGER goal_checkins_permanent BEFORE DELETE OR UPDATE ON workspace.goal
 
 ALTER TABLE ONLY workspace.activity
     ADD CONSTRAINT activity_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: agent_sessions agent_sessions_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.agent_sessions
+    ADD CONSTRAINT agent_sessions_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
 
 --
 -- Name: case_amounts case_amounts_case_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -824,6 +1057,48 @@ ALTER TABLE ONLY workspace.case_amounts
 
 ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: conversation_files conversation_files_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_files
+    ADD CONSTRAINT conversation_files_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: conversation_files conversation_files_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_files
+    ADD CONSTRAINT conversation_files_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: conversation_suggestion_resolutions conversation_suggestion_resolutions_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_suggestion_resolutions
+    ADD CONSTRAINT conversation_suggestion_resolutions_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: conversation_suggestion_resolutions conversation_suggestion_resolutions_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_suggestion_resolutions
+    ADD CONSTRAINT conversation_suggestion_resolutions_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: conversation_turns conversation_turns_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversation_turns
+    ADD CONSTRAINT conversation_turns_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: conversations conversations_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.conversations
+    ADD CONSTRAINT conversations_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -887,6 +1162,20 @@ ALTER TABLE ONLY workspace.notifications
 
 ALTER TABLE ONLY workspace.project_members
     ADD CONSTRAINT project_members_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: redaction_requests redaction_requests_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.redaction_requests
+    ADD CONSTRAINT redaction_requests_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: redaction_requests redaction_requests_conversation_id_seq_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.redaction_requests
+    ADD CONSTRAINT redaction_requests_conversation_id_seq_fkey FOREIGN KEY (conversation_id, seq) REFERENCES workspace.conversation_turns(conversation_id, seq);
 
 --
 -- Name: saved_views saved_views_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -30,6 +30,19 @@ export interface Activity {
   subject_id: string | null;
 }
 
+export interface AgentSessions {
+  agent: string;
+  conversation_id: string;
+  ended_at: Timestamp | null;
+  ended_by: string | null;
+  heartbeats: Generated<number>;
+  id: string;
+  last_heartbeat_at: Timestamp;
+  started_at: Timestamp;
+  started_by: string;
+  status: string;
+}
+
 export interface CaseAmounts {
   amount: number;
   case_id: string;
@@ -63,6 +76,54 @@ export interface Cases {
   title: string;
   updated_at: Timestamp;
   verification_method: string | null;
+}
+
+export interface ConversationFiles {
+  content_type: string | null;
+  conversation_id: string;
+  created_at: Timestamp;
+  document_id: string;
+  filename: Generated<string>;
+  id: string;
+  project_id: string | null;
+  saved_by: string;
+  size_bytes: number | null;
+  turn_seq: number | null;
+}
+
+export interface Conversations {
+  contributes_to_knowledge: Generated<boolean>;
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  last_activity_at: Timestamp;
+  last_seq: Generated<number>;
+  last_turn_at: Timestamp | null;
+  project_id: string | null;
+  status: Generated<string>;
+  title: string;
+  updated_at: Timestamp;
+  utterance_count: Generated<number>;
+}
+
+export interface ConversationSuggestionResolutions {
+  conversation_id: string;
+  decision: string;
+  project_id: string;
+  resolved_at: Timestamp;
+  resolved_by: string;
+}
+
+export interface ConversationTurns {
+  author: string;
+  conversation_id: string;
+  created_at: Timestamp;
+  extra: Generated<Json>;
+  redacted_at: Timestamp | null;
+  seq: number;
+  text: string | null;
+  turn_kind: string;
+  written_by: string;
 }
 
 export interface GoalCheckins {
@@ -210,6 +271,18 @@ export interface ProjectTemplates {
   workflow: string;
 }
 
+export interface RedactionRequests {
+  approved_at: Timestamp | null;
+  approved_by: string | null;
+  conversation_id: string;
+  id: string;
+  reason: Generated<string>;
+  requested_at: Timestamp;
+  requested_by: string;
+  seq: number;
+  status: string;
+}
+
 export interface SavedViews {
   created_at: Timestamp;
   created_by: string;
@@ -320,8 +393,13 @@ export interface UnblockRequests {
 
 export interface DB {
   activity: Activity;
+  agent_sessions: AgentSessions;
   case_amounts: CaseAmounts;
   cases: Cases;
+  conversation_files: ConversationFiles;
+  conversation_suggestion_resolutions: ConversationSuggestionResolutions;
+  conversation_turns: ConversationTurns;
+  conversations: Conversations;
   goal_checkins: GoalCheckins;
   goals: Goals;
   handoff_receipts: HandoffReceipts;
@@ -333,6 +411,7 @@ export interface DB {
   project_members: ProjectMembers;
   project_templates: ProjectTemplates;
   projects: Projects;
+  redaction_requests: RedactionRequests;
   saved_views: SavedViews;
   schema_migrations: SchemaMigrations;
   task_changes: TaskChanges;
