@@ -24,6 +24,21 @@ const status = <P extends TProperties>(more: P = {} as P) =>
     ...more,
   });
 
+/** A handoff event: its revision, sender and receiver, and who acted. */
+const handoff = <P extends TProperties>(more: P = {} as P) =>
+  Type.Object({
+    projectId: Id,
+    handoffId: Id,
+    revision: Type.Integer(),
+    sender: Id,
+    receiver: Id,
+    actor: Actor,
+    ...more,
+  });
+/** An unblock request event: its asker and recipient, and who acted. */
+const unblock = <P extends TProperties>(more: P = {} as P) =>
+  Type.Object({ projectId: Id, requestId: Id, asker: Id, recipient: Id, actor: Actor, ...more });
+
 export const events = defineEvents('workspace', {
   'project.created': {
     description: 'A project was created (with its template, if any)',
@@ -124,6 +139,190 @@ export const events = defineEvents('workspace', {
     description: 'A task was restored to an earlier version (as a new version)',
     payload: item({ version: Type.Integer(), fromVersion: Type.Integer() }),
   },
+  // Decisions and data sources (issue 16): ids and kinds, never a title, detail, name or reference.
+  'project.decision_proposed': {
+    description: 'A decision was proposed',
+    payload: Type.Object({ projectId: Id, decisionId: Id, actor: Actor }),
+  },
+  'project.decision_approved': {
+    description: 'A proposed decision was approved',
+    payload: Type.Object({ projectId: Id, decisionId: Id, actor: Actor }),
+  },
+  'project.data_source_connected': {
+    description: 'A data source was connected to a project',
+    payload: Type.Object({ projectId: Id, dataSourceId: Id, kind: Type.String(), actor: Actor }),
+  },
+  // Cases (issue 16): ids, states, stages, currencies and minor-unit amounts; never a title, subject,
+  // evidence, correction, reason or method.
+  'project.case_opened': {
+    description: 'A case was opened (in needs_validation)',
+    payload: Type.Object({ projectId: Id, caseId: Id, owner: Id, status: Type.String(), actor: Actor }),
+  },
+  'project.case_status_changed': {
+    description: 'A case moved to another state by its transition route',
+    payload: Type.Object({
+      projectId: Id,
+      caseId: Id,
+      fromStatus: Type.String(),
+      toStatus: Type.String(),
+      actor: Actor,
+    }),
+  },
+  'project.case_updated': {
+    description: 'An open case was edited (names of the changed fields, never their values)',
+    payload: Type.Object({ projectId: Id, caseId: Id, changedFields: FieldNames, actor: Actor }),
+  },
+  'project.case_amount_recorded': {
+    description: 'An amount row was recorded on a case (stage, currency, integer minor units)',
+    payload: Type.Object({
+      projectId: Id,
+      caseId: Id,
+      amountId: Id,
+      stage: Type.String(),
+      amount: Type.Integer(),
+      currency: Type.String(),
+      actor: Actor,
+    }),
+  },
+  // Handoffs (issue 16): ids, revisions and the two people, never the package's text.
+  'project.handoff_created': { description: 'A handoff was drafted', payload: handoff() },
+  'project.handoff_updated': {
+    description: "The sender changed a handoff's package (a new revision once it had been offered)",
+    payload: handoff({ changedFields: FieldNames }),
+  },
+  'project.handoff_offered': {
+    description: 'The sender offered a handoff; the receiver is notified',
+    payload: handoff(),
+  },
+  'project.handoff_changes_requested': {
+    description: 'The receiver said something is missing; the sender is notified and has an unblock request',
+    payload: handoff({ unblockRequestId: Id }),
+  },
+  'project.handoff_accepted': {
+    description: 'The receiver accepted a revision (its receipt is kept); the sender is notified',
+    payload: handoff(),
+  },
+  'project.handoff_cancelled': { description: 'A handoff was cancelled before acceptance', payload: handoff() },
+  // Unblock requests (issue 16): ids, the two people and the kind of answer, never the question or answer.
+  'project.unblock_request_opened': {
+    description: 'An unblock request was opened for one member',
+    payload: unblock({ answerKind: Type.String(), source: Type.String() }),
+  },
+  'project.unblock_request_answered': { description: 'The recipient answered', payload: unblock() },
+  'project.unblock_request_resolved': { description: 'The asker confirmed the answer', payload: unblock() },
+  'project.unblock_request_sent_back': {
+    description: 'The asker sent the answer back; the request is open again (the answer is kept)',
+    payload: unblock(),
+  },
+  'project.unblock_request_withdrawn': {
+    description: 'The asker withdrew the request, or its handoff was cancelled',
+    payload: unblock(),
+  },
+  'project.unblock_request_superseded': {
+    description: "A later changes request or the handoff's acceptance took the request's place",
+    payload: unblock(),
+  },
+  // Conversations (issue 16): ids, kinds and flags, never a title or a turn's text. projectId is
+  // null while a conversation is unfiled.
+  'conversation.started': {
+    description: 'A conversation was started, unfiled or filed onto a project',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      contributesToKnowledge: Type.Boolean(),
+      actor: Actor,
+    }),
+  },
+  'conversation.updated': {
+    description: 'A conversation was renamed, archived or restored, or its knowledge setting changed',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      changedFields: FieldNames,
+      status: Type.String({ description: 'active or archived, after the change' }),
+      contributesToKnowledge: Type.Boolean(),
+      actor: Actor,
+    }),
+  },
+  'conversation.moved': {
+    description: 'A conversation (with its files) was filed onto a project or moved to another',
+    payload: Type.Object({
+      conversationId: Id,
+      fromProjectId: Type.Union([Id, Type.Null()]),
+      projectId: Id,
+      files: Type.Integer({ description: 'How many attached files moved with it' }),
+      actor: Actor,
+    }),
+  },
+  'conversation.turn_appended': {
+    description: 'A turn was appended to a conversation (its seq and kind, never its text)',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      seq: Type.Integer(),
+      turnKind: Type.String(),
+      actor: Actor,
+    }),
+  },
+  'conversation.session_started': {
+    description: 'An agent session started on a conversation',
+    payload: Type.Object({ conversationId: Id, projectId: Type.Union([Id, Type.Null()]), sessionId: Id, actor: Actor }),
+  },
+  'conversation.session_ended': {
+    description: 'An agent session ended',
+    payload: Type.Object({ conversationId: Id, projectId: Type.Union([Id, Type.Null()]), sessionId: Id, actor: Actor }),
+  },
+  'conversation.suggestion_resolved': {
+    description: 'A suggested project for a conversation was accepted (the conversation filed there) or dismissed',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Id,
+      decision: Type.String({ description: 'accept or dismiss' }),
+      actor: Actor,
+    }),
+  },
+  'conversation.redaction_requested': {
+    description: "Destruction of a turn's text was requested",
+    payload: Type.Object({
+      redactionId: Id,
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      seq: Type.Integer(),
+      actor: Actor,
+    }),
+  },
+  'conversation.turn_redacted': {
+    description: "A redaction was approved and the turn's text destroyed",
+    payload: Type.Object({
+      redactionId: Id,
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      seq: Type.Integer(),
+      actor: Actor,
+    }),
+  },
 });
 
 export type WorkspaceEvent = EventOf<typeof events>;
+
+/**
+ * The events that feed a project's activity feed (spec 2: every task, goal, check-in, case,
+ * handoff, decision and conversation event, none for views; also unblock requests and data
+ * sources). Every declared event whose type starts with a prefix writes one activity row (ids only)
+ * in its command's transaction (commands/activity.ts, through the emit hook): kind is the source's
+ * kind, a dot and the rest of the type (project.goal_checked_in: goal.checked_in); subject_id is the
+ * payload's field named here; project and actor are the payload's projectId and actor. Events about
+ * no project (an unfiled conversation) write none.
+ */
+export const ACTIVITY_SOURCES = [
+  { prefix: 'project.item_', kind: 'item', subject: 'itemId' },
+  { prefix: 'project.goal_', kind: 'goal', subject: 'goalId' },
+  { prefix: 'project.case_', kind: 'case', subject: 'caseId' },
+  { prefix: 'project.handoff_', kind: 'handoff', subject: 'handoffId' },
+  { prefix: 'project.unblock_request_', kind: 'unblock_request', subject: 'requestId' },
+  { prefix: 'project.decision_', kind: 'decision', subject: 'decisionId' },
+  { prefix: 'project.data_source_', kind: 'data_source', subject: 'dataSourceId' },
+  { prefix: 'project.conversation_', kind: 'conversation', subject: 'conversationId' },
+  { prefix: 'conversation.', kind: 'conversation', subject: 'conversationId' },
+] as const;
+export type ActivitySource = (typeof ACTIVITY_SOURCES)[number];
