@@ -64,7 +64,17 @@ CREATE TABLE workspace.activity (
     kind text NOT NULL,
     subject_id uuid,
     actor text NOT NULL,
-    created_at timestamp with time zone NOT NULL
+    created_at timestamp with time zone NOT NULL,
+    "position" bigint NOT NULL
+);
+
+--
+-- Name: activity_heads; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.activity_heads (
+    project_id uuid NOT NULL,
+    "position" bigint NOT NULL
 );
 
 --
@@ -141,6 +151,20 @@ CREATE TABLE workspace.cases (
 );
 
 --
+-- Name: context_packs; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.context_packs (
+    project_id uuid NOT NULL,
+    "position" bigint NOT NULL,
+    change_seq bigint NOT NULL,
+    content jsonb NOT NULL,
+    summary text,
+    degraded boolean NOT NULL,
+    built_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: conversation_files; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -206,6 +230,59 @@ CREATE TABLE workspace.conversations (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT conversations_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text])))
+);
+
+--
+-- Name: data_sources; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.data_sources (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    reference text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT data_sources_kind_check CHECK ((kind = ANY (ARRAY['document'::text, 'folder'::text, 'repository'::text, 'channel'::text, 'mailbox'::text, 'spreadsheet'::text, 'database'::text, 'website'::text]))),
+    CONSTRAINT data_sources_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT data_sources_reference_check CHECK (((char_length(reference) >= 1) AND (char_length(reference) <= 2000)))
+);
+
+--
+-- Name: decisions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.decisions (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    detail text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'proposed'::text NOT NULL,
+    proposed_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    approved_by text,
+    approved_at timestamp with time zone,
+    CONSTRAINT decisions_check CHECK (((status = 'approved'::text) = ((approved_at IS NOT NULL) AND (approved_by IS NOT NULL)))),
+    CONSTRAINT decisions_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'approved'::text]))),
+    CONSTRAINT decisions_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+);
+
+--
+-- Name: digests; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.digests (
+    project_id uuid NOT NULL,
+    principal text NOT NULL,
+    since_position bigint NOT NULL,
+    "position" bigint NOT NULL,
+    since timestamp with time zone,
+    counts jsonb NOT NULL,
+    total integer NOT NULL,
+    computed_at timestamp with time zone NOT NULL,
+    line text,
+    line_failed boolean DEFAULT false NOT NULL
 );
 
 --
@@ -396,6 +473,17 @@ CREATE TABLE workspace.project_templates (
     created_by text NOT NULL,
     created_at timestamp with time zone NOT NULL,
     CONSTRAINT project_templates_workflow_check CHECK ((workflow = ANY (ARRAY['product_development'::text, 'general'::text])))
+);
+
+--
+-- Name: project_visits; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.project_visits (
+    project_id uuid NOT NULL,
+    principal text NOT NULL,
+    "position" bigint NOT NULL,
+    visited_at timestamp with time zone NOT NULL
 );
 
 --
@@ -592,6 +680,13 @@ CREATE TABLE workspace.unblock_requests (
 ALTER TABLE ONLY workspace.outbox ALTER COLUMN id SET DEFAULT nextval('workspace.outbox_id_seq'::regclass);
 
 --
+-- Name: activity_heads activity_heads_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.activity_heads
+    ADD CONSTRAINT activity_heads_pkey PRIMARY KEY (project_id);
+
+--
 -- Name: activity activity_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -618,6 +713,13 @@ ALTER TABLE ONLY workspace.case_amounts
 
 ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_pkey PRIMARY KEY (id);
+
+--
+-- Name: context_packs context_packs_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.context_packs
+    ADD CONSTRAINT context_packs_pkey PRIMARY KEY (project_id);
 
 --
 -- Name: conversation_files conversation_files_conversation_id_document_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -653,6 +755,34 @@ ALTER TABLE ONLY workspace.conversation_turns
 
 ALTER TABLE ONLY workspace.conversations
     ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+--
+-- Name: data_sources data_sources_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.data_sources
+    ADD CONSTRAINT data_sources_pkey PRIMARY KEY (id);
+
+--
+-- Name: data_sources data_sources_project_id_kind_reference_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.data_sources
+    ADD CONSTRAINT data_sources_project_id_kind_reference_key UNIQUE (project_id, kind, reference);
+
+--
+-- Name: decisions decisions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.decisions
+    ADD CONSTRAINT decisions_pkey PRIMARY KEY (id);
+
+--
+-- Name: digests digests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.digests
+    ADD CONSTRAINT digests_pkey PRIMARY KEY (project_id, principal);
 
 --
 -- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -732,6 +862,13 @@ ALTER TABLE ONLY workspace.project_templates
     ADD CONSTRAINT project_templates_pkey PRIMARY KEY (id);
 
 --
+-- Name: project_visits project_visits_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.project_visits
+    ADD CONSTRAINT project_visits_pkey PRIMARY KEY (project_id, principal);
+
+--
 -- Name: projects projects_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -808,6 +945,12 @@ ALTER TABLE ONLY workspace.unblock_requests
 CREATE INDEX activity_project ON workspace.activity USING btree (project_id, created_at DESC, id DESC);
 
 --
+-- Name: activity_project_position; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE UNIQUE INDEX activity_project_position ON workspace.activity USING btree (project_id, "position");
+
+--
 -- Name: agent_sessions_conversation; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -866,6 +1009,24 @@ CREATE INDEX conversations_creator ON workspace.conversations USING btree (creat
 --
 
 CREATE INDEX conversations_project ON workspace.conversations USING btree (project_id, last_activity_at DESC, id DESC);
+
+--
+-- Name: data_sources_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX data_sources_project ON workspace.data_sources USING btree (project_id, created_at, id);
+
+--
+-- Name: decisions_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX decisions_project ON workspace.decisions USING btree (project_id, created_at DESC, id DESC);
+
+--
+-- Name: digests_line_pending; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX digests_line_pending ON workspace.digests USING btree (computed_at) WHERE ((line IS NULL) AND (NOT line_failed) AND (total > 0));
 
 --
 -- Name: goal_checkins_goal; Type: INDEX; Schema: workspace; Owner: -
@@ -1024,6 +1185,13 @@ CREATE TRIGGER goal_checkins_no_truncate BEFORE TRUNCATE ON workspace.goal_check
 CREATE TRIGGER goal_checkins_permanent BEFORE DELETE OR UPDATE ON workspace.goal_checkins FOR EACH ROW EXECUTE FUNCTION workspace.goal_checkins_are_permanent();
 
 --
+-- Name: activity_heads activity_heads_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.activity_heads
+    ADD CONSTRAINT activity_heads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
 -- Name: activity activity_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1057,6 +1225,13 @@ ALTER TABLE ONLY workspace.case_amounts
 
 ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: context_packs context_packs_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.context_packs
+    ADD CONSTRAINT context_packs_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: conversation_files conversation_files_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -1099,6 +1274,27 @@ ALTER TABLE ONLY workspace.conversation_turns
 
 ALTER TABLE ONLY workspace.conversations
     ADD CONSTRAINT conversations_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: data_sources data_sources_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.data_sources
+    ADD CONSTRAINT data_sources_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: decisions decisions_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.decisions
+    ADD CONSTRAINT decisions_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: digests digests_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.digests
+    ADD CONSTRAINT digests_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -1162,6 +1358,13 @@ ALTER TABLE ONLY workspace.notifications
 
 ALTER TABLE ONLY workspace.project_members
     ADD CONSTRAINT project_members_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: project_visits project_visits_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.project_visits
+    ADD CONSTRAINT project_visits_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: redaction_requests redaction_requests_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

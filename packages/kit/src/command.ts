@@ -179,7 +179,19 @@ export interface CommandSource<DB extends KitTables = KitTables> {
   database: { db: Db<DB> };
   clock: () => Date;
   events?: EventCatalogue;
+  /**
+   * Runs after every emit of a command scope, in the same transaction, with the events as
+   * emitted: rows a service derives from its events (workspace's activity feed) are then written
+   * once for every command, never by each command.
+   */
+  onEmit?: EmitHook<DB>;
 }
+
+/** A service's hook on its commands' emits (CommandSource.onEmit). */
+export type EmitHook<DB extends KitTables = KitTables> = (
+  scope: { trx: Db<DB>; principal: Principal; now: Date },
+  events: readonly AnyEvent[],
+) => Promise<void>;
 
 /** The emitter of a source without declared events: any emit is a programming error. */
 const undeclared: Emitter = async () => {
@@ -193,7 +205,14 @@ export function commandScope<DB extends KitTables>(
   principal: Principal,
   now: Date,
 ): CommandScope<DB> {
-  const emit = source.events ? bindEmitter(source.events, trx, now) : undeclared;
+  const bound = source.events ? bindEmitter(source.events, trx, now) : undeclared;
+  const hook = source.onEmit;
+  const emit: Emitter = hook
+    ? async (events) => {
+        await bound(events);
+        await hook({ trx, principal, now }, (Array.isArray(events) ? events : [events]) as readonly AnyEvent[]);
+      }
+    : bound;
   return { trx, principal, now, emit };
 }
 

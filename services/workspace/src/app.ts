@@ -1,4 +1,5 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
 import { changeRoutes } from './routes/changes.ts';
 import type { RouteDeps } from './routes/deps.ts';
@@ -36,7 +37,13 @@ const AREAS = [
 ];
 
 export async function buildApp(deps: WorkspaceDeps) {
-  const routeDeps: RouteDeps = { database: deps.database, clock: deps.clock ?? (() => new Date()), events };
+  const routeDeps: RouteDeps = {
+    database: deps.database,
+    clock: deps.clock ?? (() => new Date()),
+    events,
+    // Every emitted feed event writes its activity row in the command's transaction.
+    onEmit: recordActivity,
+  };
   return createServiceApp({
     service: 'workspace',
     title: 'Workspace',

@@ -94,7 +94,8 @@ describe('goal events', () => {
     await h.checkin(p.id, g.id, { note: 'Fine' }, VIEWER);
     expect(await h.count('activity')).toBe(before + 1);
     const rows = await sql<{ kind: string; subject_id: string; actor: string; project_id: string }>`
-      SELECT kind, subject_id, actor, project_id FROM activity WHERE project_id = ${p.id}`.execute(h.db);
+      SELECT kind, subject_id, actor, project_id FROM activity WHERE project_id = ${p.id} AND position > 1
+      ORDER BY position`.execute(h.db);
     expect(rows.rows).toEqual([{ kind: 'goal.checked_in', subject_id: g.id, actor: fid(VIEWER), project_id: p.id }]);
     // A refused check-in adds none.
     const refused = await h.call('POST', `/v1/projects/${p.id}/goals/${g.id}/checkins`, EDITOR, {

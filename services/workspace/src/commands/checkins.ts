@@ -2,7 +2,7 @@ import { uuidv7 } from '@platform/kit';
 import { checkinNote, requireCheckinAuthor, requireOpenGoal } from '../domain/goals.ts';
 import { roleAtLeast } from '../domain/roles.ts';
 import type { Checkin, CheckinInput } from '../schemas/goals.ts';
-import { insertActivity, insertCheckin } from '../store/checkins.ts';
+import { insertCheckin } from '../store/checkins.ts';
 import { updateGoal } from '../store/goals.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import type { CommandCtx } from './context.ts';
@@ -13,8 +13,8 @@ import { projectForWrite } from './project-access.ts';
  * Posts a check-in on an active goal (the lead or a project owner; anyone else who sees the
  * project 403 not_a_member; a closed goal 422 goal_closed; an archived project 409
  * project_archived). The note is trimmed, one line, 1 to 500 characters. The goal takes the
- * check-in's status; a goal.checked_in activity row is written; one structure change number;
- * project.goal_checked_in carries the ids and the status, never the note.
+ * check-in's status; one structure change number; project.goal_checked_in carries the ids and the
+ * status, never the note, and (through the emit hook) writes the goal.checked_in activity row.
  */
 export async function postCheckin(
   ctx: CommandCtx,
@@ -43,11 +43,6 @@ export async function postCheckin(
     now,
   );
   if (input.status !== goal.status) await updateGoal(trx, goal.id, { status: input.status }, undefined, now);
-  await insertActivity(
-    trx,
-    { project_id: project.id, kind: 'goal.checked_in', subject_id: goal.id, actor: principal.id },
-    now,
-  );
   await takeChangeNumber(trx, project.id, 'structure');
   await ctx.emit({
     type: 'project.goal_checked_in',

@@ -1,4 +1,4 @@
-import { isoOrThrow, type PageRequest, uuidv7 } from '@platform/kit';
+import { isoOrThrow, type PageRequest } from '@platform/kit';
 import { type Selectable, sql } from 'kysely';
 import type { Checkin } from '../schemas/goals.ts';
 import type { Db, GoalCheckins } from './db.ts';
@@ -65,16 +65,4 @@ export async function listCheckins(
   const total = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM goal_checkins WHERE goal_id = ${goalId}`.execute(db);
   return { items: rows.map(toCheckin), total: Number(total.rows[0]?.n ?? 0) };
-}
-
-/** A row of the project's activity feed (ids only: the digest counts them). */
-export async function insertActivity(
-  trx: Db,
-  a: { project_id: string; kind: string; subject_id: string | null; actor: string },
-  now: Date,
-): Promise<void> {
-  await trx
-    .insertInto('activity')
-    .values({ id: uuidv7(now.getTime()), ...a, created_at: now })
-    .execute();
 }

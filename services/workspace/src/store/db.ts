@@ -26,8 +26,14 @@ export interface Activity {
   created_at: Timestamp;
   id: string;
   kind: string;
+  position: number;
   project_id: string;
   subject_id: string | null;
+}
+
+export interface ActivityHeads {
+  position: number;
+  project_id: string;
 }
 
 export interface AgentSessions {
@@ -78,6 +84,16 @@ export interface Cases {
   verification_method: string | null;
 }
 
+export interface ContextPacks {
+  built_at: Timestamp;
+  change_seq: number;
+  content: Json;
+  degraded: boolean;
+  position: number;
+  project_id: string;
+  summary: string | null;
+}
+
 export interface ConversationFiles {
   content_type: string | null;
   conversation_id: string;
@@ -124,6 +140,41 @@ export interface ConversationTurns {
   text: string | null;
   turn_kind: string;
   written_by: string;
+}
+
+export interface DataSources {
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  kind: string;
+  name: string;
+  project_id: string;
+  reference: string;
+}
+
+export interface Decisions {
+  approved_at: Timestamp | null;
+  approved_by: string | null;
+  created_at: Timestamp;
+  detail: Generated<string>;
+  id: string;
+  project_id: string;
+  proposed_by: string;
+  status: Generated<string>;
+  title: string;
+}
+
+export interface Digests {
+  computed_at: Timestamp;
+  counts: Json;
+  line: string | null;
+  line_failed: Generated<boolean>;
+  position: number;
+  principal: string;
+  project_id: string;
+  since: Timestamp | null;
+  since_position: number;
+  total: number;
 }
 
 export interface GoalCheckins {
@@ -271,6 +322,13 @@ export interface ProjectTemplates {
   workflow: string;
 }
 
+export interface ProjectVisits {
+  position: number;
+  principal: string;
+  project_id: string;
+  visited_at: Timestamp;
+}
+
 export interface RedactionRequests {
   approved_at: Timestamp | null;
   approved_by: string | null;
@@ -393,13 +451,18 @@ export interface UnblockRequests {
 
 export interface DB {
   activity: Activity;
+  activity_heads: ActivityHeads;
   agent_sessions: AgentSessions;
   case_amounts: CaseAmounts;
   cases: Cases;
+  context_packs: ContextPacks;
   conversation_files: ConversationFiles;
   conversation_suggestion_resolutions: ConversationSuggestionResolutions;
   conversation_turns: ConversationTurns;
   conversations: Conversations;
+  data_sources: DataSources;
+  decisions: Decisions;
+  digests: Digests;
   goal_checkins: GoalCheckins;
   goals: Goals;
   handoff_receipts: HandoffReceipts;
@@ -410,6 +473,7 @@ export interface DB {
   outbox: Outbox;
   project_members: ProjectMembers;
   project_templates: ProjectTemplates;
+  project_visits: ProjectVisits;
   projects: Projects;
   redaction_requests: RedactionRequests;
   saved_views: SavedViews;
