@@ -170,3 +170,12 @@ describe('15.1 broker: error codes per route', () => {
     expect(relay?.['409']).toBeUndefined();
   });
 });
+
+describe('15.4 broker: success statuses per route', () => {
+  it('15.4 BRK-043 BRK-044 POST /v1/people documents 201 (a new identity) and 200 (a changed one) with the same body', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const responses = doc.paths['/v1/people'].post.responses;
+    expect(responses['201']).toBeDefined();
+    expect(responses['200']).toEqual(responses['201']);
+  });
+});

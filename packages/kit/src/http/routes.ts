@@ -103,6 +103,11 @@ export interface RouteSpec<
   response: TSchema;
   /** The success status (default 200). */
   status?: number;
+  /**
+   * Other success statuses the route answers with the same body (a handler that says which: e.g.
+   * 201 for a created identity, 200 for a changed one).
+   */
+  otherStatuses?: readonly number[];
   /** The service's codes this route can answer (the kit's own are implied). */
   errors?: readonly E[];
   /** A command: runs once per Idempotency-Key (default: every method but GET). */
@@ -295,7 +300,11 @@ export function registerRoutes<A extends string, D extends CommandSource<any>>(
         ...(r.query ? { querystring: r.query } : {}),
         ...(r.body ? { body: r.body } : {}),
         ...r.schema,
-        response: { [status]: r.response, ...errorResponses(allowed, svc.errors) },
+        response: {
+          [status]: r.response,
+          ...Object.fromEntries((r.otherStatuses ?? []).map((s) => [s, r.response])),
+          ...errorResponses(allowed, svc.errors),
+        },
       },
       handler: handler as never,
     });

@@ -37,6 +37,7 @@ export const PEOPLE_ROUTES: Routes = [
     response: Envelope(Person),
     // 201 when the identity is new; an existing one changed answers 200 with the same body.
     status: 201,
+    otherStatuses: [200],
     errors: ['bad_creator'],
     // A command that answers itself: its status says whether the identity was created.
     command: true,
