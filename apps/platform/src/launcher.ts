@@ -22,8 +22,10 @@ export async function launch(
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
   const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
-  for (const name of chosen)
-    started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(merged, { pglite, bus }));
+  for (const name of chosen) {
+    const env = name === 'broker' ? withWorkspace(merged, started) : merged;
+    started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(env, { pglite, bus }));
+  }
   return {
     started,
     /** The settings every service was started with (the embedded defaults filled in). */
@@ -37,6 +39,16 @@ export async function launch(
       if (failed) throw failed.reason;
     },
   };
+}
+
+/**
+ * The broker saves API-credential calls as conversations in the workspace started beside it
+ * (spec 3, "Saved conversations"), unless WORKSPACE_URL names another one. Both use the platform's
+ * one service token, so the workspace takes the broker's calls on behalf of the credential's owner.
+ */
+function withWorkspace(env: NodeJS.ProcessEnv, started: Started[]): NodeJS.ProcessEnv {
+  const workspace = started.find((s) => s.name === 'workspace');
+  return workspace && !env.WORKSPACE_URL ? { ...env, WORKSPACE_URL: workspace.url } : env;
 }
 
 export function banner(started: Started[], env: NodeJS.ProcessEnv): string {

@@ -150,6 +150,49 @@ describe('merged platform OpenAPI document', () => {
     expect(rows.find((r) => r.model === 'gpt-4o-mini')?.calls).toBe(1);
   });
 
+  it('16 WS-347 the broker beside the workspace saves an API-credential relay call as an unfiled workspace conversation', async () => {
+    const broker = platform.started.find((s) => s.name === 'broker')?.url as string;
+    const workspace = platform.started.find((s) => s.name === 'workspace')?.url as string;
+    const owner = 'staff@dev.local';
+    const minted = await fetch(`${broker}/v1/credentials/mine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dev-principal': owner, 'idempotency-key': 'saved-conv-1' },
+      body: JSON.stringify({ data: { name: 'saved conversations' } }),
+    });
+    const { client_id, secret } = (
+      (await minted.json()) as { payload: { data: { client_id: string; secret: string } } }
+    ).payload.data;
+    const exchanged = await fetch(`${broker}/v1/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+    const question = `Where is the saved conversation ${Date.now()}?`;
+    const client = new OpenAI({ baseURL: `${broker}/v1/relay`, apiKey: access_token });
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: question }] });
+    type Listed = { payload: { data: { id: string; project_id?: string }[] } };
+    // Saving is after the reply: wait for it to land.
+    let found: { id: string; project_id?: string } | undefined;
+    for (let i = 0; i < 100 && !found; i++) {
+      const list = (await (
+        await fetch(`${workspace}/v1/conversations?filed=false`, { headers: { 'x-dev-principal': owner } })
+      ).json()) as Listed;
+      for (const c of list.payload.data) {
+        const turns = (await (
+          await fetch(`${workspace}/v1/conversations/${c.id}/turns`, { headers: { 'x-dev-principal': owner } })
+        ).json()) as { payload: { data: { text: string }[] } };
+        if (turns.payload.data.some((t) => t.text === question)) found = c;
+      }
+      if (!found) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found).toBeDefined();
+    expect(found?.project_id).toBeUndefined();
+  });
+
   it('it holds every /v1 route of the other services, each path naming its own service', async () => {
     for (const s of platform.started.filter((x) => !EXCLUDED_FROM_MERGED_SPEC.includes(x.name))) {
       const own = Object.keys((s.openapi() as Doc).paths).filter((p) => p.startsWith('/v1/'));
