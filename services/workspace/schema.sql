@@ -410,6 +410,19 @@ CREATE TABLE workspace.notifications (
 );
 
 --
+-- Name: objection_feedback; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.objection_feedback (
+    conversation_id uuid NOT NULL,
+    claim_id text NOT NULL,
+    rated_by text NOT NULL,
+    rating text NOT NULL,
+    rated_at timestamp with time zone NOT NULL,
+    CONSTRAINT objection_feedback_rating_check CHECK ((rating = ANY (ARRAY['useful'::text, 'already_knew'::text, 'wrong'::text])))
+);
+
+--
 -- Name: outbox; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -444,6 +457,29 @@ CREATE SEQUENCE workspace.outbox_id_seq
 --
 
 ALTER SEQUENCE workspace.outbox_id_seq OWNED BY workspace.outbox.id;
+
+--
+-- Name: output_uploads; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.output_uploads (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    slug text NOT NULL,
+    title text DEFAULT ''::text NOT NULL,
+    filename text NOT NULL,
+    content_type text NOT NULL,
+    storage_account text NOT NULL,
+    container text NOT NULL,
+    blob_name text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    output_id uuid,
+    finalized_at timestamp with time zone,
+    CONSTRAINT output_uploads_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9._-]{0,119}$'::text))
+);
 
 --
 -- Name: project_members; Type: TABLE; Schema: workspace; Owner: -
@@ -528,6 +564,51 @@ CREATE TABLE workspace.redaction_requests (
     approved_by text,
     approved_at timestamp with time zone,
     CONSTRAINT redaction_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text])))
+);
+
+--
+-- Name: related_actions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.related_actions (
+    id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    turn_seq integer NOT NULL,
+    item_id text NOT NULL,
+    action text NOT NULL,
+    actor text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT related_actions_action_check CHECK ((action = ANY (ARRAY['opened'::text, 'not_relevant'::text, 'asked'::text])))
+);
+
+--
+-- Name: saved_outputs; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.saved_outputs (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    conversation_id uuid,
+    slug text NOT NULL,
+    version integer NOT NULL,
+    sha256 text NOT NULL,
+    status text NOT NULL,
+    title text DEFAULT ''::text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    body text,
+    document_id uuid,
+    filename text,
+    saved_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    superseded_at timestamp with time zone,
+    CONSTRAINT saved_outputs_check CHECK (((body IS NULL) <> (document_id IS NULL))),
+    CONSTRAINT saved_outputs_check1 CHECK (((status = 'superseded'::text) = (superseded_at IS NOT NULL))),
+    CONSTRAINT saved_outputs_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT saved_outputs_size_bytes_check CHECK ((size_bytes >= 0)),
+    CONSTRAINT saved_outputs_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9._-]{0,119}$'::text)),
+    CONSTRAINT saved_outputs_status_check CHECK ((status = ANY (ARRAY['active'::text, 'superseded'::text]))),
+    CONSTRAINT saved_outputs_version_check CHECK ((version >= 1))
 );
 
 --
@@ -834,6 +915,13 @@ ALTER TABLE ONLY workspace.notifications
     ADD CONSTRAINT notifications_pkey PRIMARY KEY (id);
 
 --
+-- Name: objection_feedback objection_feedback_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.objection_feedback
+    ADD CONSTRAINT objection_feedback_pkey PRIMARY KEY (conversation_id, claim_id, rated_by);
+
+--
 -- Name: outbox outbox_event_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -846,6 +934,20 @@ ALTER TABLE ONLY workspace.outbox
 
 ALTER TABLE ONLY workspace.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: output_uploads output_uploads_blob_name_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.output_uploads
+    ADD CONSTRAINT output_uploads_blob_name_key UNIQUE (blob_name);
+
+--
+-- Name: output_uploads output_uploads_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.output_uploads
+    ADD CONSTRAINT output_uploads_pkey PRIMARY KEY (id);
 
 --
 -- Name: project_members project_members_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -881,6 +983,27 @@ ALTER TABLE ONLY workspace.projects
 
 ALTER TABLE ONLY workspace.redaction_requests
     ADD CONSTRAINT redaction_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: related_actions related_actions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.related_actions
+    ADD CONSTRAINT related_actions_pkey PRIMARY KEY (id);
+
+--
+-- Name: saved_outputs saved_outputs_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_outputs
+    ADD CONSTRAINT saved_outputs_pkey PRIMARY KEY (id);
+
+--
+-- Name: saved_outputs saved_outputs_project_id_slug_version_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_outputs
+    ADD CONSTRAINT saved_outputs_project_id_slug_version_key UNIQUE (project_id, slug, version);
 
 --
 -- Name: saved_views saved_views_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1077,6 +1200,12 @@ CREATE INDEX outbox_published ON workspace.outbox USING btree (published_at) WHE
 CREATE INDEX outbox_unpublished ON workspace.outbox USING btree (id) WHERE (published_at IS NULL);
 
 --
+-- Name: output_uploads_conversation; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX output_uploads_conversation ON workspace.output_uploads USING btree (conversation_id, created_at);
+
+--
 -- Name: project_members_principal; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -1093,6 +1222,30 @@ CREATE INDEX redaction_requests_conversation ON workspace.redaction_requests USI
 --
 
 CREATE UNIQUE INDEX redaction_requests_one_pending ON workspace.redaction_requests USING btree (conversation_id, seq) WHERE (status = 'pending'::text);
+
+--
+-- Name: related_actions_conversation; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX related_actions_conversation ON workspace.related_actions USING btree (conversation_id, created_at);
+
+--
+-- Name: saved_outputs_conversation; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX saved_outputs_conversation ON workspace.saved_outputs USING btree (conversation_id, created_at DESC, id DESC);
+
+--
+-- Name: saved_outputs_one_active; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE UNIQUE INDEX saved_outputs_one_active ON workspace.saved_outputs USING btree (project_id, slug) WHERE (status = 'active'::text);
+
+--
+-- Name: saved_outputs_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX saved_outputs_project ON workspace.saved_outputs USING btree (project_id, created_at DESC, id DESC);
 
 --
 -- Name: saved_views_project; Type: INDEX; Schema: workspace; Owner: -
@@ -1353,6 +1506,34 @@ ALTER TABLE ONLY workspace.notifications
     ADD CONSTRAINT notifications_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
+-- Name: objection_feedback objection_feedback_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.objection_feedback
+    ADD CONSTRAINT objection_feedback_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: output_uploads output_uploads_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.output_uploads
+    ADD CONSTRAINT output_uploads_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: output_uploads output_uploads_output_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.output_uploads
+    ADD CONSTRAINT output_uploads_output_id_fkey FOREIGN KEY (output_id) REFERENCES workspace.saved_outputs(id);
+
+--
+-- Name: output_uploads output_uploads_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.output_uploads
+    ADD CONSTRAINT output_uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
 -- Name: project_members project_members_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1379,6 +1560,34 @@ ALTER TABLE ONLY workspace.redaction_requests
 
 ALTER TABLE ONLY workspace.redaction_requests
     ADD CONSTRAINT redaction_requests_conversation_id_seq_fkey FOREIGN KEY (conversation_id, seq) REFERENCES workspace.conversation_turns(conversation_id, seq);
+
+--
+-- Name: related_actions related_actions_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.related_actions
+    ADD CONSTRAINT related_actions_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: related_actions related_actions_conversation_id_turn_seq_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.related_actions
+    ADD CONSTRAINT related_actions_conversation_id_turn_seq_fkey FOREIGN KEY (conversation_id, turn_seq) REFERENCES workspace.conversation_turns(conversation_id, seq);
+
+--
+-- Name: saved_outputs saved_outputs_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_outputs
+    ADD CONSTRAINT saved_outputs_conversation_id_fkey FOREIGN KEY (conversation_id) REFERENCES workspace.conversations(id);
+
+--
+-- Name: saved_outputs saved_outputs_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.saved_outputs
+    ADD CONSTRAINT saved_outputs_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: saved_views saved_views_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -267,6 +267,14 @@ export interface Notifications {
   subject_id: string | null;
 }
 
+export interface ObjectionFeedback {
+  claim_id: string;
+  conversation_id: string;
+  rated_at: Timestamp;
+  rated_by: string;
+  rating: string;
+}
+
 export interface Outbox {
   attempts: Generated<number>;
   claim_token: string | null;
@@ -280,6 +288,24 @@ export interface Outbox {
   published_at: Timestamp | null;
   restricted: Generated<boolean>;
   subject: string;
+}
+
+export interface OutputUploads {
+  blob_name: string;
+  container: string;
+  content_type: string;
+  conversation_id: string;
+  created_at: Timestamp;
+  created_by: string;
+  expires_at: Timestamp;
+  filename: string;
+  finalized_at: Timestamp | null;
+  id: string;
+  output_id: string | null;
+  project_id: string;
+  slug: string;
+  storage_account: string;
+  title: Generated<string>;
 }
 
 export interface ProjectMembers {
@@ -339,6 +365,35 @@ export interface RedactionRequests {
   requested_by: string;
   seq: number;
   status: string;
+}
+
+export interface RelatedActions {
+  action: string;
+  actor: string;
+  conversation_id: string;
+  created_at: Timestamp;
+  id: string;
+  item_id: string;
+  turn_seq: number;
+}
+
+export interface SavedOutputs {
+  body: string | null;
+  content_type: string;
+  conversation_id: string | null;
+  created_at: Timestamp;
+  document_id: string | null;
+  filename: string | null;
+  id: string;
+  project_id: string;
+  saved_by: string;
+  sha256: string;
+  size_bytes: number;
+  slug: string;
+  status: string;
+  superseded_at: Timestamp | null;
+  title: Generated<string>;
+  version: number;
 }
 
 export interface SavedViews {
@@ -470,12 +525,16 @@ export interface DB {
   idempotency_keys: IdempotencyKeys;
   join_requests: JoinRequests;
   notifications: Notifications;
+  objection_feedback: ObjectionFeedback;
   outbox: Outbox;
+  output_uploads: OutputUploads;
   project_members: ProjectMembers;
   project_templates: ProjectTemplates;
   project_visits: ProjectVisits;
   projects: Projects;
   redaction_requests: RedactionRequests;
+  related_actions: RelatedActions;
+  saved_outputs: SavedOutputs;
   saved_views: SavedViews;
   schema_migrations: SchemaMigrations;
   task_changes: TaskChanges;
