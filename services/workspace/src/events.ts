@@ -291,6 +291,51 @@ export const events = defineEvents('workspace', {
       actor: Actor,
     }),
   },
+  // Saved outputs and the assistants panels (issue 16): ids, versions, digests and fixed values only.
+  'project.output_saved': {
+    description: 'A new version of a saved output was written on a project (the one it supersedes, if any, is named)',
+    payload: Type.Object({
+      projectId: Id,
+      outputId: Id,
+      conversationId: Type.Union([Id, Type.Null()]),
+      version: Type.Integer(),
+      sha256: Type.String(),
+      supersededOutputId: Type.Union([Id, Type.Null()]),
+      actor: Actor,
+    }),
+  },
+  'conversation.objections_raised': {
+    description: 'The objections panel raised claims in a conversation (recorded on an assistant turn)',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      seq: Type.Integer(),
+      claimIds: Type.Array(Type.String()),
+      audience: Type.String({ description: 'private or shared' }),
+      actor: Actor,
+    }),
+  },
+  'conversation.objection_rated': {
+    description: 'A person rated a raised claim useful, already_knew or wrong',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      claimId: Type.String(),
+      rating: Type.String(),
+      actor: Actor,
+    }),
+  },
+  'conversation.related_action_recorded': {
+    description: 'A person opened, dismissed as not relevant, or asked about an item of the related panel',
+    payload: Type.Object({
+      conversationId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      seq: Type.Integer(),
+      itemId: Type.String(),
+      action: Type.String(),
+      actor: Actor,
+    }),
+  },
   'conversation.turn_redacted': {
     description: "A redaction was approved and the turn's text destroyed",
     payload: Type.Object({
@@ -322,6 +367,7 @@ export const ACTIVITY_SOURCES = [
   { prefix: 'project.unblock_request_', kind: 'unblock_request', subject: 'requestId' },
   { prefix: 'project.decision_', kind: 'decision', subject: 'decisionId' },
   { prefix: 'project.data_source_', kind: 'data_source', subject: 'dataSourceId' },
+  { prefix: 'project.output_', kind: 'output', subject: 'outputId' },
   { prefix: 'project.conversation_', kind: 'conversation', subject: 'conversationId' },
   { prefix: 'conversation.', kind: 'conversation', subject: 'conversationId' },
 ] as const;

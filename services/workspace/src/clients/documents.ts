@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The platform's documents service (DOCUMENTS_URL; spec 1, "Documents"), as the two-step output
+ * path uses it: a write URL for a new blob, registration of the uploaded blob, and a read URL to
+ * hash and scan the bytes. One method per endpoint, each within a bounded time; any failure is an
+ * answer ({ok: false, status, code, message}) that the command turns into its own error.
+ */
+
+export type DocumentsAnswer<T> = { ok: true; data: T } | { ok: false; status: number; code: string; message: string };
+
+export const UploadUrl = Type.Object({
+  sas_url: Type.String(),
+  sas_expires_at: Type.String(),
+  storage_account: Type.String(),
+  container: Type.String(),
+  blob_name: Type.String(),
+});
+export type UploadUrl = Static<typeof UploadUrl>;
+
+export const RegisteredDocument = Type.Object({ id: Type.String(), byte_size: Type.Integer({ minimum: 0 }) });
+export type RegisteredDocument = Static<typeof RegisteredDocument>;
+
+export const ReadableDocument = Type.Object({
+  id: Type.String(),
+  byte_size: Type.Integer({ minimum: 0 }),
+  sas_url: Type.String(),
+});
+export type ReadableDocument = Static<typeof ReadableDocument>;
+
+export interface Registration {
+  filename: string;
+  storage_account: string;
+  container: string;
+  blob_name: string;
+  content_type: string;
+  references: { ref_type: string; ref_id: string; ref_category: string; is_external: boolean }[];
+  metadata: { meta_name: string; meta_value: string }[];
+}
+
+/** The bytes read back: their sha256 and, up to the limit, the bytes themselves. */
+export type ReadBack =
+  | { ok: true; sha256: string; bytes: Buffer }
+  | { ok: false; status: number; code: string; message: string };
+
+export interface Documents {
+  /** POST /v1/documents/sas: a write-only URL for a new blob (private). */
+  uploadUrl(filename: string): Promise<DocumentsAnswer<UploadUrl>>;
+  /** POST /v1/documents: registers the uploaded blob; the key makes a retried finalize one document. */
+  register(r: Registration, idempotencyKey: string): Promise<DocumentsAnswer<RegisteredDocument>>;
+  /** GET /v1/documents/{id} and the bytes behind its read URL, hashed; more than maxBytes is 413. */
+  readBack(id: string, maxBytes: number): Promise<ReadBack>;
+}
+
+export interface DocumentsOptions {
+  /** DOCUMENTS_URL. */
+  baseUrl: string;
+  /** The platform service token, sent on behalf of the person served (documents does not check it yet). */
+  serviceToken?: string;
+  /** OUTPUTS_STORAGE_ACCOUNT: the catalog account uploads go to. */
+  storageAccount: string;
+  /** Each call, connection to last byte. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_DOCUMENTS_TIMEOUT_MS = 10_000;
+
+const failure = (status: number, code: string, message: string) => ({ ok: false as const, status, code, message });
+
+export class HttpDocuments implements Documents {
+  constructor(private readonly o: DocumentsOptions) {}
+
+  uploadUrl(filename: string) {
+    return this.call(
+      'POST',
+      '/v1/documents/sas',
+      { filename, visibility: 'private', storage_account: this.o.storageAccount },
+      UploadUrl,
+    );
+  }
+
+  register(r: Registration, idempotencyKey: string) {
+    return this.call('POST', '/v1/documents', { data: { ...r, visibility: 'private' } }, RegisteredDocument, {
+      'idempotency-key': idempotencyKey,
+    });
+  }
+
+  async readBack(id: string, maxBytes: number): Promise<ReadBack> {
+    const doc = await this.call('GET', `/v1/documents/${encodeURIComponent(id)}`, undefined, ReadableDocument);
+    if (!doc.ok) return doc;
+    if (doc.data.byte_size > maxBytes) {
+      return failure(413, 'upload_too_large', `The document is ${doc.data.byte_size} bytes`);
+    }
+    const f = this.o.fetch ?? fetch;
+    try {
+      const res = await f(doc.data.sas_url, {
+        signal: AbortSignal.timeout(this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS),
+      });
+      if (!res.ok || !res.body) return failure(503, 'storage_unavailable', `Blob storage answered HTTP ${res.status}`);
+      const hash = createHash('sha256');
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        size += chunk.length;
+        if (size > maxBytes) return failure(413, 'upload_too_large', `The blob is larger than ${maxBytes} bytes`);
+        hash.update(chunk);
+        chunks.push(Buffer.from(chunk));
+      }
+      return { ok: true, sha256: hash.digest('hex'), bytes: Buffer.concat(chunks) };
+    } catch (e) {
+      return failure(503, 'storage_unavailable', (e as Error).message);
+    }
+  }
+
+  private async call<S extends TSchema>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    result: S,
+    headers: Record<string, string> = {},
+  ): Promise<DocumentsAnswer<Static<S>>> {
+    const f = this.o.fetch ?? fetch;
+    let res: Response;
+    let text: string;
+    try {
+      res = await f(new URL(path, this.o.baseUrl), {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.o.serviceToken ? { 'x-platform-service-token': this.o.serviceToken } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS),
+      });
+      text = await res.text();
+    } catch (e) {
+      return failure(503, 'documents_unreachable', (e as Error).message);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return failure(503, 'documents_malformed', `HTTP ${res.status}, not JSON`);
+    }
+    const payload = (parsed as { payload?: { data?: unknown; errors?: { code?: string; message?: string }[] } })
+      ?.payload;
+    if (!res.ok) {
+      const first = payload?.errors?.[0];
+      return failure(res.status, first?.code ?? 'documents_error', first?.message ?? `HTTP ${res.status}`);
+    }
+    const data = payload?.data;
+    if (!Value.Check(result, data)) return failure(503, 'documents_malformed', 'not the documented shape');
+    return { ok: true, data: data as Static<S> };
+  }
+}
