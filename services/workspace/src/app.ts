@@ -1,16 +1,8 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
 import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
-import { changeRoutes } from './routes/changes.ts';
-import type { RouteDeps } from './routes/deps.ts';
-import { goalRoutes } from './routes/goals.ts';
-import { itemEditRoutes } from './routes/item-edits.ts';
-import { itemTypeRoutes } from './routes/item-types.ts';
-import { itemRoutes } from './routes/items.ts';
-import { memberRoutes } from './routes/members.ts';
-import { projectRoutes } from './routes/projects.ts';
-import { templateRoutes } from './routes/templates.ts';
-import { viewRoutes } from './routes/views.ts';
+import { type RouteDeps, register } from './routes/deps.ts';
+import { ROUTES } from './routes/index.ts';
 import type { DB } from './store/db.ts';
 
 export interface WorkspaceDeps {
@@ -22,19 +14,6 @@ export interface WorkspaceDeps {
   /** SWAGGER_ON: serve the interactive docs at /api-docs. */
   swaggerOn?: boolean;
 }
-
-/** Each area's routes; later areas (cases, handoffs, conversations, evidence, jobs) add theirs here. */
-const AREAS = [
-  projectRoutes,
-  templateRoutes,
-  memberRoutes,
-  itemTypeRoutes,
-  itemRoutes,
-  itemEditRoutes,
-  goalRoutes,
-  viewRoutes,
-  changeRoutes,
-];
 
 export async function buildApp(deps: WorkspaceDeps) {
   const routeDeps: RouteDeps = {
@@ -52,8 +31,6 @@ export async function buildApp(deps: WorkspaceDeps) {
     authenticator: deps.authenticator,
     logLevel: deps.logLevel,
     apiDocs: deps.swaggerOn ?? false,
-    routes: (app) => {
-      for (const routes of AREAS) routes(app, routeDeps);
-    },
+    routes: (app) => register(app, routeDeps, ROUTES),
   });
 }

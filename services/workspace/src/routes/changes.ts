@@ -3,7 +3,7 @@ import { type ChangeVerdict, judgeSince, MAX_SEQ } from '../domain/changes.ts';
 import { Changes, ChangesQuery } from '../schemas/changes.ts';
 import { AsMemberHeaders, ProjectParams } from '../schemas/common.ts';
 import { changesSince } from '../store/changes.ts';
-import { type RouteModule, readableProject, reader } from './deps.ts';
+import { type Routes, readableProject, route } from './deps.ts';
 
 const tags = ['change following'];
 
@@ -21,30 +21,33 @@ function parseSince(raw: string | undefined): bigint | null {
   return since;
 }
 
-export const changeRoutes: RouteModule = (app, deps) => {
-  app.get(
-    '/v1/projects/:id/changes',
-    {
-      preValidation: reader('use'),
-      schema: {
-        tags,
-        summary:
-          'Change following: call without since for seq, load tasks, then call with since = the last seq and merge; reload all when reset',
-        headers: AsMemberHeaders,
-        params: ProjectParams,
-        querystring: ChangesQuery,
-        response: { 200: Envelope(Changes) },
-      },
-    },
-    async (req, reply) => {
-      const since = parseSince(req.query.since);
-      await readableProject(deps, req, req.params.id);
-      const { counters, items, more } = await changesSince(deps.database.db, req.params.id, since);
+export const changeRoutes: Routes = [
+  route({
+    method: 'GET',
+    url: '/v1/projects/:id/changes',
+    action: 'use',
+    tags,
+    summary:
+      'Change following: call without since for seq, load tasks, then call with since = the last seq and merge; reload all when reset',
+    schema: { headers: AsMemberHeaders },
+    params: ProjectParams,
+    query: ChangesQuery,
+    response: Envelope(Changes),
+    errors: ['invalid_since', 'project_not_found'],
+    handler: async (input, deps) => {
+      const since = parseSince(input.query.since);
+      await readableProject(deps, input, input.params.id);
+      const { counters, items, more } = await changesSince(deps.database.db, input.params.id, since);
       const seq = Number(counters.seq);
-      if (since === null) return reply.envelope({ seq, items: [], structure_changed: false, reset: false });
+      if (since === null) return input.reply.envelope({ seq, items: [], structure_changed: false, reset: false });
       const verdict: ChangeVerdict = judgeSince(since, counters);
       const reset = verdict.reset || more;
-      return reply.envelope({ seq, items: reset ? [] : items, structure_changed: verdict.structure_changed, reset });
+      return input.reply.envelope({
+        seq,
+        items: reset ? [] : items,
+        structure_changed: verdict.structure_changed,
+        reset,
+      });
     },
-  );
-};
+  }),
+];

@@ -1,15 +1,20 @@
 import {
-  type App,
-  type CommandOptions,
+  type CommandScope,
   type Database,
-  handleCommand,
+  type DeclaredRoute,
+  declareRoutes,
+  isCommandRoute,
+  type KitErrorCode,
   type Principal,
-  routeGuards,
+  type RouteSpec,
 } from '@platform/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { CommandCtx } from '../commands/context.ts';
 import { type Action, can } from '../domain/permissions.ts';
-import type { events } from '../events.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import type { events, WorkspaceEvent } from '../events.ts';
+import { CommandHeaders } from '../schemas/common.ts';
 import type { DB } from '../store/db.ts';
 import { type VisibleProject, visibleProject } from '../store/projects.ts';
 
@@ -20,29 +25,46 @@ export interface RouteDeps {
   events: typeof events;
 }
 
-export type RouteModule = (app: App, deps: RouteDeps) => void;
-
-export const { reader, commander } = routeGuards<Action>(can);
-
 /** X-Platform-As-Member: true limits a platform admin to their memberships (and never grants admin). */
 export const asMember = (req: FastifyRequest) => {
   const v = req.headers['x-platform-as-member'];
   return (Array.isArray(v) ? v[0] : v)?.trim().toLowerCase() === 'true';
 };
 
-/** Runs a command once per Idempotency-Key in one transaction, with the caller's X-Platform-As-Member. */
-export function command<T>(
-  deps: RouteDeps,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  work: (ctx: CommandCtx) => Promise<T>,
-  status = 200,
-  opts: CommandOptions = {},
-) {
-  const limited = asMember(req);
-  return handleCommand(deps, req, reply, (scope) => work({ ...scope, asMember: limited }), status, opts);
-}
+const declarer = declareRoutes<Action, ErrorCode, RouteDeps, CommandScope<DB, WorkspaceEvent>>({
+  can,
+  errors: ERRORS,
+});
 
-/** A read: the project as the caller may see it (404 when they cannot). */
-export const readableProject = (deps: RouteDeps, req: FastifyRequest, id: string): Promise<VisibleProject> =>
-  visibleProject(deps.database.db, req.principal as Principal, asMember(req), id);
+/** Registers declared routes with everything the kit derives (app.ts passes ROUTES). */
+export const { register } = declarer;
+
+/**
+ * Workspace's route declarer (issue 15.4): one declaration per route; the kit derives the guard
+ * from the action, the Idempotency-Key for commands, the typed principal, the OpenAPI entry and its
+ * codes (checked against ERRORS). A command's work runs with the caller's X-Platform-As-Member
+ * (CommandCtx.asMember), and every command documents that header beside the Idempotency-Key.
+ */
+export const route = <
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+>(
+  spec: RouteSpec<Action, ErrorCode | KitErrorCode, RouteDeps, B, Q, P, CommandCtx>,
+): DeclaredRoute<RouteDeps> => {
+  const { run } = spec;
+  return declarer.route<B, Q, P>({
+    ...spec,
+    ...(isCommandRoute(spec) ? { schema: { headers: CommandHeaders, ...spec.schema } } : {}),
+    run: run && ((scope, input, deps) => run({ ...scope, asMember: asMember(input.req) }, input, deps)),
+  });
+};
+
+export type Routes = readonly DeclaredRoute<RouteDeps>[];
+
+/** A read: the project as the caller may see it (404 project_not_found when they cannot). */
+export const readableProject = (
+  deps: RouteDeps,
+  caller: { principal: Principal; req: FastifyRequest },
+  id: string,
+): Promise<VisibleProject> => visibleProject(deps.database.db, caller.principal, asMember(caller.req), id);

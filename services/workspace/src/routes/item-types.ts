@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { TASK_TYPES, TYPE_DESCRIPTORS, WORKFLOW_DEFS } from '../domain/workflows.ts';
 import { AsMemberHeaders, ProjectParams } from '../schemas/common.ts';
 import { CategoryName, LegacyKindName, TaskTypeName } from '../schemas/tasks.ts';
-import { type RouteModule, readableProject, reader } from './deps.ts';
+import { type Routes, readableProject, route } from './deps.ts';
 
 const tags = ['items'];
 
@@ -34,53 +34,46 @@ export const StatusDescriptor = Type.Object({
   description: Type.String({ description: 'One line' }),
 });
 
-export const itemTypeRoutes: RouteModule = (app, deps) => {
-  app.get(
-    '/v1/item-types',
-    {
-      preValidation: reader('use'),
-      schema: {
-        tags,
-        summary: 'All company-wide task types in picker order, with their descriptors',
-        response: { 200: Envelope(Type.Array(TypeDescriptor)) },
-      },
-    },
-    async (_req, reply) => reply.envelope(TASK_TYPES.map((t) => TYPE_DESCRIPTORS[t])),
-  );
+export const itemTypeRoutes: Routes = [
+  route({
+    method: 'GET',
+    url: '/v1/item-types',
+    action: 'use',
+    tags,
+    summary: 'All company-wide task types in picker order, with their descriptors',
+    response: Envelope(Type.Array(TypeDescriptor)),
+    handler: async ({ reply }) => reply.envelope(TASK_TYPES.map((t) => TYPE_DESCRIPTORS[t])),
+  }),
 
-  app.get(
-    '/v1/projects/:id/item-types',
-    {
-      preValidation: reader('use'),
-      schema: {
-        tags,
-        summary: "The types the project's workflow offers, in picker order",
-        headers: AsMemberHeaders,
-        params: ProjectParams,
-        response: { 200: Envelope(Type.Array(TypeDescriptor)) },
-      },
+  route({
+    method: 'GET',
+    url: '/v1/projects/:id/item-types',
+    action: 'use',
+    tags,
+    summary: "The types the project's workflow offers, in picker order",
+    schema: { headers: AsMemberHeaders },
+    params: ProjectParams,
+    response: Envelope(Type.Array(TypeDescriptor)),
+    errors: ['project_not_found'],
+    handler: async (input, deps) => {
+      const { project } = await readableProject(deps, input, input.params.id);
+      return input.reply.envelope(WORKFLOW_DEFS[project.workflow].types.map((t) => TYPE_DESCRIPTORS[t]));
     },
-    async (req, reply) => {
-      const { project } = await readableProject(deps, req, req.params.id);
-      return reply.envelope(WORKFLOW_DEFS[project.workflow].types.map((t) => TYPE_DESCRIPTORS[t]));
-    },
-  );
+  }),
 
-  app.get(
-    '/v1/projects/:id/statuses',
-    {
-      preValidation: reader('use'),
-      schema: {
-        tags,
-        summary: "The statuses the project's workflow offers, in picker order, each with a one-line description",
-        headers: AsMemberHeaders,
-        params: ProjectParams,
-        response: { 200: Envelope(Type.Array(StatusDescriptor)) },
-      },
+  route({
+    method: 'GET',
+    url: '/v1/projects/:id/statuses',
+    action: 'use',
+    tags,
+    summary: "The statuses the project's workflow offers, in picker order, each with a one-line description",
+    schema: { headers: AsMemberHeaders },
+    params: ProjectParams,
+    response: Envelope(Type.Array(StatusDescriptor)),
+    errors: ['project_not_found'],
+    handler: async (input, deps) => {
+      const { project } = await readableProject(deps, input, input.params.id);
+      return input.reply.envelope([...WORKFLOW_DEFS[project.workflow].statuses]);
     },
-    async (req, reply) => {
-      const { project } = await readableProject(deps, req, req.params.id);
-      return reply.envelope([...WORKFLOW_DEFS[project.workflow].statuses]);
-    },
-  );
-};
+  }),
+];

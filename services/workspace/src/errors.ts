@@ -1,0 +1,78 @@
+import { defineErrors } from '@platform/kit';
+
+/**
+ * Every error code workspace answers beyond the kit's own (issue 15.1): its status, what it means.
+ * Routes declare which of them they answer; the OpenAPI lists them per status. The spec's table
+ * (spec 2, Errors) names not_a_member, stale_version, item_archived and project_archived as
+ * written here; its other refusals give a status without a code.
+ */
+export const ERRORS = defineErrors({
+  // 404: what the caller cannot see, or that is not on the path's project.
+  project_not_found: { status: 404, meaning: 'No such project, or the caller cannot see it (never 403)' },
+  item_not_found: {
+    status: 404,
+    meaning: 'No such task on this project (the legacy resolve: also a task already closed)',
+  },
+  goal_not_found: {
+    status: [404, 422],
+    meaning: 'No such goal on this project (404 by path; 422 when a task names it in goal_id)',
+  },
+  view_not_found: { status: 404, meaning: 'No such saved view on this project' },
+  member_not_found: { status: 404, meaning: 'The principal is not a member of this project' },
+  join_request_not_found: { status: 404, meaning: 'The principal has no join request on this project' },
+
+  // 403 beyond the guard's forbidden.
+  not_a_member: { status: 403, meaning: "A check-in by someone other than the goal's lead or a project owner" },
+
+  // 409: the state of what is written forbids the write.
+  project_archived: { status: 409, meaning: 'The project is archived: no task, goal, check-in, view or member write' },
+  item_archived: { status: 409, meaning: 'The task is archived: every write but unarchive is refused' },
+  stale_version: {
+    status: 409,
+    meaning: 'The version sent is not the current one; errors[0].value holds the task or view as it is now',
+  },
+  already_member: { status: 409, meaning: 'The principal is already a member of the project' },
+  join_request_decided: { status: 409, meaning: 'The join request was already approved or declined' },
+
+  // 422: the request's values break a rule.
+  invalid_name: {
+    status: 422,
+    meaning: 'A project, template, starter task or data source name is not 1 to 200 characters trimmed',
+  },
+  invalid_title: { status: 422, meaning: 'A task, goal or decision title is not 1 to 200 characters trimmed' },
+  template_not_found: { status: 422, meaning: 'template_id names no project template' },
+  unoffered_type: { status: 422, meaning: "A template's starter task has a type its workflow does not offer" },
+  role_or_remove: { status: 422, meaning: 'A membership change sends neither or both of role and remove: true' },
+  last_owner: { status: 422, meaning: 'The change would leave the project without an owner' },
+  type_not_offered: { status: 422, meaning: "The task type (or legacy kind) is not one the project's workflow offers" },
+  kind_mismatch: { status: 422, meaning: 'The legacy kind sent with type is not that type’s kind' },
+  status_not_offered: { status: 422, meaning: "status_id is not a status the project's workflow offers" },
+  field_not_allowed: { status: 422, meaning: "A field value under a key the task's type does not have" },
+  resolution_required: { status: 422, meaning: 'A bug would be closed without a resolution' },
+  assignee_not_member: { status: 422, meaning: 'The assignee is not a member of the project' },
+  version_required: { status: 422, meaning: 'A content change without the version that was read (data.version)' },
+  version_not_found: { status: 422, meaning: 'from_version names a version the task does not have' },
+  invalid_position: {
+    status: 422,
+    meaning: 'after_id or before_id is not another task of the project, or the two are in reverse order',
+  },
+  lead_not_member: { status: 422, meaning: "The goal's lead is not a member of the project" },
+  too_many_active_goals: { status: 422, meaning: 'A sixth active goal (created or reopened) on the project' },
+  closing_note_required: { status: 422, meaning: 'Closing a goal (achieved, missed, dropped) without a closing note' },
+  closing_note_not_allowed: { status: 422, meaning: 'A closing note on a goal that stays open' },
+  invalid_closing_note: { status: 422, meaning: 'The closing note is longer than 2,000 characters trimmed' },
+  goal_has_checkins: { status: 422, meaning: 'A goal with check-ins cannot be deleted (close it as dropped)' },
+  goal_closed: { status: 422, meaning: 'A check-in on a closed goal' },
+  note_not_one_line: { status: 422, meaning: 'The check-in note has a line break' },
+  invalid_note: { status: 422, meaning: 'The check-in note is not 1 to 500 characters trimmed' },
+  invalid_view_name: { status: 422, meaning: 'A view name is not 1 to 60 characters trimmed' },
+  view_name_taken: { status: 422, meaning: 'Another view of the project has this name, ignoring case' },
+  too_many_views: { status: 422, meaning: 'A 21st view on the project' },
+  invalid_filter: {
+    status: 422,
+    meaning: 'A saved filter has an unknown key, a value the project cannot use, or more than 50 values',
+  },
+  invalid_view_order: { status: 422, meaning: 'view_ids misses a view, names one twice, or names an unknown one' },
+  invalid_since: { status: 422, meaning: 'since is not a whole number that fits a 64-bit counter' },
+});
+export type ErrorCode = keyof typeof ERRORS;

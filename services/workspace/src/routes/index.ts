@@ -1,0 +1,26 @@
+import { changeRoutes } from './changes.ts';
+import type { Routes } from './deps.ts';
+import { goalRoutes } from './goals.ts';
+import { itemEditRoutes } from './item-edits.ts';
+import { itemTypeRoutes } from './item-types.ts';
+import { itemRoutes } from './items.ts';
+import { memberRoutes } from './members.ts';
+import { projectRoutes } from './projects.ts';
+import { templateRoutes } from './templates.ts';
+import { viewRoutes } from './views.ts';
+
+/**
+ * Every route workspace serves, as declarations (issue 15.4): the route checks run over them. Later
+ * areas (cases, handoffs, conversations, evidence, jobs) add theirs here.
+ */
+export const ROUTES: Routes = [
+  ...projectRoutes,
+  ...templateRoutes,
+  ...memberRoutes,
+  ...itemTypeRoutes,
+  ...itemRoutes,
+  ...itemEditRoutes,
+  ...goalRoutes,
+  ...viewRoutes,
+  ...changeRoutes,
+];
