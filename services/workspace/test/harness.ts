@@ -8,6 +8,7 @@ import {
   serviceTokenAuthenticator,
 } from '@platform/kit';
 import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import type { Role } from '../src/domain/roles.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
@@ -23,6 +24,24 @@ export const OWNER = 'owner@ws.test';
 export const EDITOR = 'editor@ws.test';
 export const VIEWER = 'viewer@ws.test';
 export const OUTSIDER = 'outsider@ws.test';
+/** Every table a workspace command writes, the kit's outbox and stored keys included. */
+const STATE_TABLES = [
+  'projects',
+  'project_members',
+  'join_requests',
+  'project_templates',
+  'tasks',
+  'task_versions',
+  'task_changes',
+  'goals',
+  'goal_checkins',
+  'saved_views',
+  'notifications',
+  'activity',
+  'outbox',
+  'idempotency_keys',
+] as const;
+
 /** A person's FID, as the dev header gives it (DECISIONS item 3). */
 export const fid = devFid;
 
@@ -121,23 +140,21 @@ export async function harness(opts: { now?: string } = {}) {
     /** Rows of the outbox, oldest first: what commands committed for publishing. */
     events: (type?: string) => outboxEvents(database.db, type),
     count: (table: string) => rowCount(database.db, table),
-    counts: () =>
-      rowCounts(database.db, [
-        'projects',
-        'project_members',
-        'join_requests',
-        'project_templates',
-        'tasks',
-        'task_versions',
-        'task_changes',
-        'goals',
-        'goal_checkins',
-        'saved_views',
-        'notifications',
-        'activity',
-        'outbox',
-        'idempotency_keys',
-      ]),
+    counts: () => rowCounts(database.db, STATE_TABLES),
+    /**
+     * A fingerprint of everything a command could write: a digest of every row of each table
+     * (so an update shows, not only an insert), the outbox and the stored keys included.
+     */
+    async state() {
+      const out: Record<string, unknown> = {};
+      for (const table of STATE_TABLES) {
+        const r = await sql<{ n: string; digest: string | null }>`
+          SELECT count(*) AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest
+          FROM ${sql.table(table)} t`.execute(database.db);
+        out[table] = r.rows[0];
+      }
+      return out;
+    },
     async close_() {
       await app.close();
       await database.drop();

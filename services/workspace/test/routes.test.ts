@@ -1,0 +1,229 @@
+import { documentedErrorCodes, routeChecks } from '@platform/kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../src/routes/index.ts';
+import type { View } from '../src/schemas/views.ts';
+import { EDITOR, fid, type Harness, harness, OUTSIDER, OWNER, tag, VIEWER } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h.close_());
+
+/** A fresh project with an owner, an editor and a viewer, so each request starts from its own. */
+const projectUrl = async (suffix = '') => `/v1/projects/${(await h.team()).id}${suffix}`;
+
+/** A fresh task on a fresh team project: `/v1/projects/{id}/items/{itemId}{suffix}`. */
+const taskUrl = async (suffix = '', prepare?: (projectId: string, taskId: string) => Promise<void>) => {
+  const p = await h.team();
+  const t = await h.task(p.id);
+  await prepare?.(p.id, t.id);
+  return `/v1/projects/${p.id}/items/${t.id}${suffix}`;
+};
+
+/** A fresh goal on a fresh team project (lead: OWNER). */
+const goalUrl = async (suffix = '') => {
+  const p = await h.team();
+  const g = await h.goal(p.id);
+  return `/v1/projects/${p.id}/goals/${g.id}${suffix}`;
+};
+
+/** A fresh saved view (added by EDITOR, version 1) on a fresh team project. */
+const viewUrl = async () => {
+  const p = await h.team();
+  const r = await h.call('POST', `/v1/projects/${p.id}/views`, EDITOR, {
+    data: { name: `View ${tag()}`, layout: 'list' },
+  });
+  h.expectStatus('view', r, 201);
+  return `/v1/projects/${p.id}/views/${(r.data as View).id}`;
+};
+
+const ok = async (what: string, r: Promise<{ status: number; body: unknown }>) => h.expectStatus(what, await r, 200);
+
+/** The views of the project the last `orderUrl` made, so the body can name them all (reversed). */
+let viewIds: string[] = [];
+const orderUrl = async () => {
+  const p = await h.team();
+  const r = await h.call('GET', `/v1/projects/${p.id}/views`, OWNER);
+  h.expectStatus('views', r, 200);
+  viewIds = (r.data as View[]).map((v) => v.id);
+  return `/v1/projects/${p.id}/views/order`;
+};
+
+describe('15.4 workspace: the checks of every declared command route', () => {
+  routeChecks('workspace', {
+    app: () => h.app,
+    routes: ROUTES,
+    // Owners may run every project command on their projects; who is refused is each route's own.
+    allowed: OWNER,
+    denied: null,
+    state: () => h.state(),
+    examples: {
+      'POST /v1/projects': {
+        body: () => ({ data: { name: `Checks ${tag()}` } }),
+        otherBody: () => ({ data: { name: `Other ${tag()}` } }),
+        rules: {
+          unauthenticated: 'WS-592',
+          missingKey: 'WS-003 PLT-010',
+          replay: 'PLT-012 PLT-013',
+          conflict: 'PLT-014',
+        },
+      },
+      'PATCH /v1/projects/{id}': {
+        url: () => projectUrl(),
+        body: () => ({ data: { name: `Renamed ${tag()}` } }),
+        denied: EDITOR,
+        rules: { forbidden: 'WS-019' },
+      },
+      'POST /v1/projects/{id}/status': {
+        url: () => projectUrl('/status'),
+        body: { data: { action: 'archive' } },
+        denied: EDITOR,
+      },
+      'POST /v1/project-templates': {
+        body: () => ({ data: { name: `Template ${tag()}`, starter_tasks: [{ type: 'task', title: 'First' }] } }),
+      },
+      'POST /v1/projects/{id}/members': {
+        url: () => projectUrl('/members'),
+        body: { data: { principal_id: fid(OUTSIDER), role: 'viewer' } },
+        denied: EDITOR,
+      },
+      'POST /v1/projects/{id}/members/{principal_id}': {
+        url: () => projectUrl(`/members/${fid(VIEWER)}`),
+        body: { data: { role: 'editor' } },
+        denied: EDITOR,
+      },
+      'POST /v1/projects/{id}/join-requests': {
+        url: () => projectUrl('/join-requests'),
+        body: { data: { message: 'May I join?' } },
+        allowed: OUTSIDER,
+      },
+      'POST /v1/projects/{id}/join-requests/{principal_id}/decision': {
+        url: async () => {
+          const p = await h.team();
+          const r = await h.call('POST', `/v1/projects/${p.id}/join-requests`, OUTSIDER, { data: {} });
+          h.expectStatus('join request', r, 201);
+          return `/v1/projects/${p.id}/join-requests/${fid(OUTSIDER)}/decision`;
+        },
+        body: { data: { decision: 'approve', role: 'viewer' } },
+        denied: EDITOR,
+      },
+      'POST /v1/projects/{id}/items': {
+        url: () => projectUrl('/items'),
+        body: () => ({ data: { title: `Task ${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { forbidden: 'WS-013' },
+      },
+      'PATCH /v1/projects/{id}/items/{itemId}': {
+        url: () => taskUrl(),
+        body: () => ({ data: { version: 1, title: `Edited ${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { forbidden: 'WS-013' },
+      },
+      'POST /v1/projects/{id}/items/{itemId}/move': {
+        url: () => taskUrl('/move'),
+        body: { data: { status_id: 'in_progress' } },
+        allowed: EDITOR,
+        denied: VIEWER,
+      },
+      'POST /v1/projects/{id}/items/{itemId}/archive': {
+        url: () => taskUrl('/archive'),
+        body: {},
+        allowed: EDITOR,
+        denied: VIEWER,
+      },
+      'POST /v1/projects/{id}/items/{itemId}/unarchive': {
+        url: () =>
+          taskUrl('/unarchive', (p, t) =>
+            ok('archive', h.call('POST', `/v1/projects/${p}/items/${t}/archive`, EDITOR)),
+          ),
+        body: {},
+        allowed: EDITOR,
+        denied: VIEWER,
+      },
+      'POST /v1/projects/{id}/items/{itemId}/restore': {
+        url: () =>
+          taskUrl('/restore', (p, t) =>
+            ok('edit', h.call('PATCH', `/v1/projects/${p}/items/${t}`, EDITOR, { data: { version: 1, title: 'Two' } })),
+          ),
+        body: { data: { version: 2, from_version: 1 } },
+        allowed: EDITOR,
+        denied: VIEWER,
+      },
+      'POST /v1/projects/{id}/items/{itemId}/resolve': {
+        url: () => taskUrl('/resolve'),
+        body: {},
+        allowed: EDITOR,
+        denied: VIEWER,
+      },
+      'POST /v1/projects/{id}/goals': {
+        url: () => projectUrl('/goals'),
+        body: () => ({ data: { title: `Goal ${tag()}` } }),
+        denied: EDITOR,
+        rules: { forbidden: 'WS-180' },
+      },
+      'PATCH /v1/projects/{id}/goals/{goalId}': {
+        url: () => goalUrl(),
+        body: () => ({ data: { title: `Goal ${tag()}` } }),
+        denied: EDITOR,
+      },
+      'DELETE /v1/projects/{id}/goals/{goalId}': {
+        url: () => goalUrl(),
+        denied: EDITOR,
+        rules: { forbidden: 'WS-021' },
+      },
+      'POST /v1/projects/{id}/goals/{goalId}/checkins': {
+        url: () => goalUrl('/checkins'),
+        body: { data: { status: 'at_risk', note: 'Slipping a little' } },
+        denied: VIEWER,
+        rules: { forbidden: 'WS-024', replay: 'WS-206' },
+      },
+      'POST /v1/projects/{id}/views': {
+        url: () => projectUrl('/views'),
+        body: () => ({ data: { name: `View ${tag()}`, layout: 'board' } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { forbidden: 'WS-016', missingKey: 'WS-249' },
+      },
+      'PATCH /v1/projects/{id}/views/{viewId}': {
+        url: () => viewUrl(),
+        body: () => ({ data: { version: 1, name: `Renamed ${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { forbidden: 'WS-016', missingKey: 'WS-249' },
+      },
+      'DELETE /v1/projects/{id}/views/{viewId}': {
+        url: () => viewUrl(),
+        denied: EDITOR,
+        rules: { forbidden: 'WS-020', missingKey: 'WS-249' },
+      },
+      'PUT /v1/projects/{id}/views/order': {
+        url: () => orderUrl(),
+        body: () => ({ data: { view_ids: [...viewIds].reverse() } }),
+        denied: EDITOR,
+        rules: { forbidden: 'WS-022', missingKey: 'WS-249' },
+      },
+    },
+  });
+});
+
+describe('15.1 workspace: error codes per route', () => {
+  it('15.1 the OpenAPI lists each route’s codes per response status', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const codes = documentedErrorCodes(doc);
+    expect(codes['POST /v1/projects/{id}/goals/{goalId}/checkins']?.['403']).toEqual(['forbidden', 'not_a_member']);
+    expect(codes['PATCH /v1/projects/{id}/items/{itemId}']?.['409']).toEqual([
+      'idempotency_key_reused',
+      'item_archived',
+      'project_archived',
+      'stale_version',
+    ]);
+    expect(codes['GET /v1/projects/{id}']?.['404']).toEqual(['project_not_found']);
+    expect(codes['GET /v1/projects/{id}/changes']?.['422']).toEqual(['invalid_since', 'validation_failed']);
+    // goal_not_found is 404 by path and 422 where a task names it in goal_id.
+    expect(codes['POST /v1/projects/{id}/items']?.['422']).toContain('goal_not_found');
+    expect(codes['DELETE /v1/projects/{id}/goals/{goalId}']?.['404']).toEqual(['goal_not_found', 'project_not_found']);
+  });
+});
