@@ -17,6 +17,7 @@ import { MIGRATIONS } from '../src/migrations.ts';
 import { changesSince } from '../src/store/changes.ts';
 import type { DB, Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
+import { rawCaseValue, seedCases } from './cases.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
 
 /**
@@ -30,6 +31,9 @@ import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
  *    through the same driver (informational ratio).
  * 3. A list of 500 tasks with filters over HTTP against the raw SQL of the same statements
  *    (page and total) through the same driver (goal: ratio >= 0.5).
+ * 4. GET /v1/projects/{id}/case-value over 10,000 cases (BENCH_CASES) with their amounts, over HTTP
+ *    against hand-written SQL of the same sums, duplicates and dismissed cases through the same
+ *    driver (goal: ratio >= 0.5).
  *
  * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
  * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
@@ -52,6 +56,8 @@ const CHANGED = 50;
 const LIST_PAGE = { page: 1, pageSize: 500 };
 const GOAL_FEED_GROWTH_MAX = 1.5;
 const GOAL_LIST_RATIO_MIN = 0.5;
+const CASES = num('BENCH_CASES', 10_000);
+const GOAL_CASE_VALUE_RATIO_MIN = 0.5;
 
 const run = new BenchRun('workspace');
 const { log, goal, row } = run;
@@ -267,6 +273,68 @@ async function runKind(kind: BenchKind) {
       `>= ${GOAL_LIST_RATIO_MIN}`,
       goal('list of 500 tasks against raw SQL', listRatio >= GOAL_LIST_RATIO_MIN),
     );
+
+    // 4. case-value over CASES cases, over HTTP and as hand-written SQL.
+    const casesProject = await project('Cases');
+    await seedCases(db, casesProject, CASES);
+    await sql`ANALYZE cases`.execute(db);
+    await sql`ANALYZE case_amounts`.execute(db);
+    const valuePath = `/v1/projects/${casesProject}/case-value`;
+    const fromRoute = await server.request('GET', valuePath);
+    const fromRaw = await rawCaseValue(db, casesProject);
+    const duplicates = (fromRoute.duplicates as unknown[]).length;
+    const identified = (fromRoute.stages as { identified: { totals: { currency: string; amount: number }[] } })
+      .identified.totals;
+    const rawIdentified = fromRaw.stages
+      .filter((r) => r.stage === 'identified')
+      .map((r) => ({ currency: r.currency, amount: Number(r.amount) }))
+      .sort((a, b) => a.currency.localeCompare(b.currency));
+    if (duplicates !== fromRaw.duplicates.length || JSON.stringify(identified) !== JSON.stringify(rawIdentified)) {
+      throw new Error('case-value: the route and the raw SQL disagree');
+    }
+    const vh: LoadResult[] = [];
+    const vr: LoadResult[] = [];
+    const valueCount = Math.max(ROUNDS, Math.ceil(COUNT / 10 / ROUNDS));
+    for (let i = 0; i < ROUNDS; i++) {
+      const warmupMs = i === 0 ? WARMUP_MS : 0;
+      vh.push(
+        await worker.run({
+          url: server.url,
+          paths: [valuePath],
+          headers: server.headers,
+          clients: CLIENTS,
+          warmupMs,
+          count: valueCount,
+          expectItems: duplicates,
+          itemsAt: 'duplicates',
+        }),
+      );
+      vr.push(
+        await closedLoop(CLIENTS, warmupMs, valueCount, async () => {
+          const r = await rawCaseValue(db, casesProject);
+          if (r.duplicates.length !== duplicates)
+            throw new Error(`raw case-value has ${r.duplicates.length} duplicates`);
+        }),
+      );
+    }
+    const valueRatio = median(vh.map((x, i) => x.perSecond / (vr[i] as LoadResult).perSecond));
+    const vs = summary(mergeRounds(vh));
+    const vrs = summary(mergeRounds(vr));
+    out.case_value = {
+      cases: CASES,
+      duplicates,
+      dismissed: fromRaw.dismissed.length,
+      http: vs,
+      raw_sql: vrs,
+      ratio: round(valueRatio),
+    };
+    row(`case-value over ${CASES} cases over HTTP`, `${vs.per_second}/s`, '', `p50 ${vs.latency_ms.p50} ms`);
+    row(
+      `  HTTP / hand-written SQL of the same work`,
+      `${round(valueRatio)}`,
+      `>= ${GOAL_CASE_VALUE_RATIO_MIN}`,
+      goal(`case-value over ${CASES} cases against its raw SQL`, valueRatio >= GOAL_CASE_VALUE_RATIO_MIN),
+    );
   } finally {
     await worker.close();
     await server.close();
@@ -279,6 +347,14 @@ const results: Record<string, unknown> = {};
 results.pglite = await runKind('pglite');
 if (process.env.DATABASE_URL) results.postgres = await runKind('postgres');
 run.finish(new URL('./results/', import.meta.url), {
-  settings: { large: LARGE, small: SMALL, clients: CLIENTS, count: COUNT, writes: WRITES, rounds: ROUNDS },
+  settings: {
+    large: LARGE,
+    small: SMALL,
+    clients: CLIENTS,
+    count: COUNT,
+    writes: WRITES,
+    rounds: ROUNDS,
+    cases: CASES,
+  },
   ...results,
 });

@@ -74,5 +74,40 @@ export const ERRORS = defineErrors({
   },
   invalid_view_order: { status: 422, meaning: 'view_ids misses a view, names one twice, or names an unknown one' },
   invalid_since: { status: 422, meaning: 'since is not a whole number that fits a 64-bit counter' },
+
+  // Cases (issue 16).
+  case_not_found: { status: 404, meaning: 'No such case on this project' },
+  case_closed: { status: 409, meaning: 'The case is verified or dismissed: it is not edited afterward' },
+  case_move_not_allowed: {
+    status: 409,
+    meaning: 'The case cannot move from its state to the one asked (verified and dismissed make no move)',
+  },
+  amount_stage_not_allowed: {
+    status: 409,
+    meaning:
+      "The case's state takes no amount of this stage (approved once accepted, posted once in progress, none once dismissed)",
+  },
+  dismissal_reason_required: { status: 422, meaning: 'Dismissing a case without a reason' },
+  verification_method_required: { status: 422, meaning: 'Verifying a case without the method used' },
+  transition_detail_not_allowed: {
+    status: 422,
+    meaning: 'A reason sent with a move other than a dismissal, or a method with one other than a verification',
+  },
+  invalid_case_field: {
+    status: 422,
+    meaning: 'A case title, subject, correction, evidence entry, reason or method is empty or too long when trimmed',
+  },
+  case_owner_not_member: { status: 422, meaning: 'The case owner is not a member of the project' },
+  unknown_currency: { status: 422, meaning: 'The currency is not an ISO 4217 code' },
+  invalid_expected_value: {
+    status: 422,
+    meaning: 'A recurring projection without both its monthly amount and its months, or an unsafe total',
+  },
+  tied_to_correction_required: {
+    status: 422,
+    meaning: 'A collected amount without tied_to_correction (whether it ties to the correction)',
+  },
+  tied_to_correction_not_allowed: { status: 422, meaning: 'tied_to_correction on an amount that is not collected' },
+
 });
 export type ErrorCode = keyof typeof ERRORS;

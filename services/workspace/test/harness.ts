@@ -38,6 +38,8 @@ const STATE_TABLES = [
   'saved_views',
   'notifications',
   'activity',
+  'cases',
+  'case_amounts',
   'outbox',
   'idempotency_keys',
 ] as const;

@@ -50,6 +50,16 @@ const orderUrl = async () => {
   return `/v1/projects/${p.id}/views/order`;
 };
 
+/** A fresh case opened by EDITOR on a fresh team project (issue 16). */
+const caseUrl = async (suffix = '') => {
+  const url = await projectUrl('/cases');
+  const r = await h.call('POST', url, EDITOR, {
+    data: { title: `Case ${tag()}`, subject: `Lease ${tag()}`, proposed_correction: 'Bill the difference' },
+  });
+  h.expectStatus('case', r, 201);
+  return `${url}/${r.data.id}${suffix}`;
+};
+
 describe('15.4 workspace: the checks of every declared command route', () => {
   routeChecks('workspace', {
     app: () => h.app,
@@ -204,6 +214,36 @@ describe('15.4 workspace: the checks of every declared command route', () => {
         body: () => ({ data: { view_ids: [...viewIds].reverse() } }),
         denied: EDITOR,
         rules: { forbidden: 'WS-022', missingKey: 'WS-249' },
+      },
+      'POST /v1/projects/{id}/cases': {
+        url: () => projectUrl('/cases'),
+        body: () => ({ data: { title: `Case ${tag()}`, subject: 'Lease 1', proposed_correction: 'Bill it' } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-288' },
+      },
+      'PATCH /v1/projects/{id}/cases/{caseId}': {
+        url: () => caseUrl(),
+        body: () => ({ data: { title: `Edited ${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-570' },
+      },
+      'POST /v1/projects/{id}/cases/{caseId}/transition': {
+        url: () => caseUrl('/transition'),
+        body: { data: { status: 'accepted' } },
+        otherBody: { data: { status: 'dismissed', reason: 'Not a finding' } },
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-294' },
+      },
+      'POST /v1/projects/{id}/cases/{caseId}/amounts': {
+        url: () => caseUrl('/amounts'),
+        body: { data: { stage: 'identified', amount: 12_500, currency: 'USD' } },
+        otherBody: { data: { stage: 'identified', amount: 99, currency: 'EUR' } },
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-299' },
       },
     },
   });

@@ -1,3 +1,4 @@
+import { caseRoutes } from './cases.ts';
 import { changeRoutes } from './changes.ts';
 import type { Routes } from './deps.ts';
 import { goalRoutes } from './goals.ts';
@@ -23,4 +24,5 @@ export const ROUTES: Routes = [
   ...goalRoutes,
   ...viewRoutes,
   ...changeRoutes,
+  ...caseRoutes,
 ];
