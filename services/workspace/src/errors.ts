@@ -109,5 +109,40 @@ export const ERRORS = defineErrors({
   },
   tied_to_correction_not_allowed: { status: 422, meaning: 'tied_to_correction on an amount that is not collected' },
 
+
+  // Handoffs and unblock requests (issue 16).
+  handoff_not_found: { status: 404, meaning: 'No such handoff on this project' },
+  unblock_request_not_found: { status: 404, meaning: 'No such unblock request on this project' },
+  not_sender: { status: 403, meaning: "Only the handoff's sender may edit or offer it (and cancel it, as may owners)" },
+  not_receiver: { status: 403, meaning: "Only the handoff's named receiver may accept it or ask for changes" },
+  not_recipient: {
+    status: 403,
+    meaning: "Only the request's recipient may answer it (the asker or recipient snooze it)",
+  },
+  not_asker: { status: 403, meaning: "Only the request's asker may confirm, send back or withdraw it" },
+  stale_revision: {
+    status: 409,
+    meaning: 'The revision named is not the current one; errors[0].value holds the handoff as it is now',
+  },
+  invalid_handoff_transition: {
+    status: 409,
+    meaning: "The handoff's state does not allow the move (e.g. cancelling once accepted, accepting a draft)",
+  },
+  invalid_unblock_transition: {
+    status: 409,
+    meaning: "The request's state does not allow the move (e.g. confirming an open request)",
+  },
+  invalid_handoff_text: { status: 422, meaning: 'A handoff text is empty after trimming or longer than its limit' },
+  receiver_not_member: { status: 422, meaning: 'The handoff receiver is not a member of the project' },
+  receiver_is_sender: { status: 422, meaning: 'A handoff names its own sender as receiver' },
+  linked_case_not_found: { status: 422, meaning: 'case_id names no case of this project' },
+  invalid_unblock_text: { status: 422, meaning: 'An unblock request text is empty after trimming or too long' },
+  recipient_not_member: { status: 422, meaning: 'The unblock request recipient is not a member of the project' },
+  recipient_is_asker: { status: 422, meaning: 'An unblock request names its own asker as recipient' },
+  agent_source_refused: { status: 422, meaning: 'An unblock request with source agent; nothing is written' },
+  waiting_record_not_found: { status: 422, meaning: 'waiting_record names no task, goal or handoff of this project' },
+  invalid_options: { status: 422, meaning: 'A choice without 2 to 10 distinct options, or options on another kind' },
+  invalid_answer: { status: 422, meaning: 'The answer is empty, too long, or does not fit its kind' },
+  invalid_snooze: { status: 422, meaning: 'A snooze without until, or until not later than now' },
 });
 export type ErrorCode = keyof typeof ERRORS;

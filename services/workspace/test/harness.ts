@@ -40,6 +40,10 @@ const STATE_TABLES = [
   'activity',
   'cases',
   'case_amounts',
+  'handoffs',
+  'handoff_receipts',
+  'unblock_requests',
+  'unblock_answers',
   'outbox',
   'idempotency_keys',
 ] as const;

@@ -60,6 +60,38 @@ const caseUrl = async (suffix = '') => {
   return `${url}/${r.data.id}${suffix}`;
 };
 
+/** A fresh handoff drafted by OWNER (the sender) for EDITOR on a fresh team project (issue 16). */
+const handoffUrl = async () => {
+  const url = await projectUrl('/handoffs');
+  const r = await h.call('POST', url, OWNER, {
+    data: { receiver: fid(EDITOR), title: `Handoff ${tag()}`, next_step: 'Take it over', due_on: '2025-06-20' },
+  });
+  h.expectStatus('handoff', r, 201);
+  return `${url}/${r.data.id}`;
+};
+
+/** The task the last `unblockRequestsUrl` project made, for the request's waiting record (issue 16). */
+let waitingTaskId = '';
+const unblockRequestsUrl = async () => {
+  const p = await h.team();
+  waitingTaskId = (await h.task(p.id)).id;
+  return `/v1/projects/${p.id}/unblock-requests`;
+};
+const unblockRequest = () => ({
+  recipient: fid(VIEWER),
+  needed: 'The signed letter',
+  why_now: 'The payment run is on Friday',
+  waiting_record: { type: 'task', id: waitingTaskId },
+  answer_kind: 'document',
+});
+/** A fresh open request from OWNER to VIEWER. */
+const unblockRequestUrl = async () => {
+  const url = await unblockRequestsUrl();
+  const r = await h.call('POST', url, OWNER, { data: unblockRequest() });
+  h.expectStatus('unblock request', r, 201);
+  return `${url}/${r.data.id}`;
+};
+
 describe('15.4 workspace: the checks of every declared command route', () => {
   routeChecks('workspace', {
     app: () => h.app,
@@ -214,6 +246,29 @@ describe('15.4 workspace: the checks of every declared command route', () => {
         body: () => ({ data: { view_ids: [...viewIds].reverse() } }),
         denied: EDITOR,
         rules: { forbidden: 'WS-022', missingKey: 'WS-249' },
+      },
+      'POST /v1/projects/{id}/handoffs': {
+        url: () => projectUrl('/handoffs'),
+        body: { data: { receiver: fid(EDITOR), title: 'Checks', next_step: 'Take it over', due_on: '2025-06-20' } },
+        rules: { replay: '16 WS-311' },
+      },
+      'PATCH /v1/projects/{id}/handoffs/{handoffId}': {
+        url: () => handoffUrl(),
+        body: { data: { next_step: 'Take it over on Monday' } },
+      },
+      'POST /v1/projects/{id}/handoffs/{handoffId}': {
+        url: () => handoffUrl(),
+        body: { data: { action: 'offer' } },
+        rules: { replay: '16 WS-315' },
+      },
+      'POST /v1/projects/{id}/unblock-requests': {
+        url: () => unblockRequestsUrl(),
+        body: () => ({ data: unblockRequest() }),
+        rules: { replay: '16 WS-344' },
+      },
+      'POST /v1/projects/{id}/unblock-requests/{requestId}': {
+        url: () => unblockRequestUrl(),
+        body: { data: { action: 'withdraw' } },
       },
       'POST /v1/projects/{id}/cases': {
         url: () => projectUrl('/cases'),

@@ -2,12 +2,14 @@ import { caseRoutes } from './cases.ts';
 import { changeRoutes } from './changes.ts';
 import type { Routes } from './deps.ts';
 import { goalRoutes } from './goals.ts';
+import { handoffRoutes } from './handoffs.ts';
 import { itemEditRoutes } from './item-edits.ts';
 import { itemTypeRoutes } from './item-types.ts';
 import { itemRoutes } from './items.ts';
 import { memberRoutes } from './members.ts';
 import { projectRoutes } from './projects.ts';
 import { templateRoutes } from './templates.ts';
+import { unblockRoutes } from './unblock-requests.ts';
 import { viewRoutes } from './views.ts';
 
 /**
@@ -25,4 +27,6 @@ export const ROUTES: Routes = [
   ...viewRoutes,
   ...changeRoutes,
   ...caseRoutes,
+  ...handoffRoutes,
+  ...unblockRoutes,
 ];
