@@ -35,8 +35,63 @@ export const SuggestProjectsResult = Type.Object({
 });
 export type SuggestProjectsResult = Static<typeof SuggestProjectsResult>;
 
+/** POST /v1/conversations/objections: claims from the knowledge layer that argue against a plan. */
+export const ObjectionsRequest = Type.Object({
+  conversation_id: Type.String(),
+  project_id: Type.Union([Type.String(), Type.Null()]),
+  plan: Type.String(),
+  /** private: only the caller reads the conversation; shared: quotes are dropped before anyone sees them. */
+  audience: Type.Union([Type.Literal('private'), Type.Literal('shared')]),
+  /** Claims already raised in this conversation: not to be returned again. */
+  exclude_claim_ids: Type.Array(Type.String()),
+  limit: Type.Integer({ minimum: 1 }),
+});
+export type ObjectionsRequest = Static<typeof ObjectionsRequest>;
+
+export const ClaimSource = Type.Object({
+  source_id: Type.String(),
+  kind: Type.String(),
+  title: Type.String(),
+  quote: Type.Optional(Type.String()),
+});
+export const ObjectionsResult = Type.Object({
+  claims: Type.Array(
+    Type.Object({
+      claim_id: Type.String({ minLength: 1 }),
+      statement: Type.String(),
+      confidence: Type.Number({ minimum: 0, maximum: 1 }),
+      sources: Type.Array(ClaimSource),
+    }),
+  ),
+});
+export type ObjectionsResult = Static<typeof ObjectionsResult>;
+
+/** POST /v1/conversations/related: claims and records related to one message of the person served. */
+export const RelatedRequest = Type.Object({
+  conversation_id: Type.String(),
+  project_id: Type.Union([Type.String(), Type.Null()]),
+  turn_seq: Type.Integer(),
+  text: Type.String(),
+  limit: Type.Integer({ minimum: 1 }),
+});
+export type RelatedRequest = Static<typeof RelatedRequest>;
+
+export const RelatedResult = Type.Object({
+  claims: Type.Array(
+    Type.Object({
+      claim_id: Type.String({ minLength: 1 }),
+      statement: Type.String(),
+      score: Type.Number({ minimum: 0, maximum: 1 }),
+    }),
+  ),
+  records: Type.Array(Type.Object({ kind: Type.String(), id: Type.String({ minLength: 1 }), title: Type.String() })),
+});
+export type RelatedResult = Static<typeof RelatedResult>;
+
 export interface Intelligence {
   suggestProjects(req: SuggestProjectsRequest, onBehalfOf: string): Promise<IntelligenceAnswer<SuggestProjectsResult>>;
+  objections(req: ObjectionsRequest, onBehalfOf: string): Promise<IntelligenceAnswer<ObjectionsResult>>;
+  related(req: RelatedRequest, onBehalfOf: string): Promise<IntelligenceAnswer<RelatedResult>>;
 }
 
 export interface IntelligenceOptions {
@@ -57,6 +112,14 @@ export class HttpIntelligence implements Intelligence {
 
   suggestProjects(req: SuggestProjectsRequest, onBehalfOf: string) {
     return this.post('/v1/conversations/project-suggestions', req, onBehalfOf, SuggestProjectsResult);
+  }
+
+  objections(req: ObjectionsRequest, onBehalfOf: string) {
+    return this.post('/v1/conversations/objections', req, onBehalfOf, ObjectionsResult);
+  }
+
+  related(req: RelatedRequest, onBehalfOf: string) {
+    return this.post('/v1/conversations/related', req, onBehalfOf, RelatedResult);
   }
 
   /** One call: JSON in, the platform envelope's payload.data (or a bare body) out, checked against `result`. */
