@@ -18,6 +18,7 @@ import { changesSince } from '../src/store/changes.ts';
 import type { DB, Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
 import { rawCaseValue, seedCases } from './cases.ts';
+import { digestProject, GOAL_DIGEST_GROWTH_MAX, measureDigest, NEW_ROWS } from './digest.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
 
 /**
@@ -34,6 +35,9 @@ import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
  * 4. GET /v1/projects/{id}/case-value over 10,000 cases (BENCH_CASES) with their amounts, over HTTP
  *    against hand-written SQL of the same sums, duplicates and dismissed cases through the same
  *    driver (goal: ratio >= 0.5).
+ * 5. GET /v1/projects/{id}/digest with 50 activity rows since the reader's visit, on a feed of
+ *    100,000 rows against one of 1,000 (goal: p50 ratio <= 1.5), and its count right after the feed
+ *    moved (informational).
  *
  * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
  * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
@@ -334,6 +338,32 @@ async function runKind(kind: BenchKind) {
       `${round(valueRatio)}`,
       `>= ${GOAL_CASE_VALUE_RATIO_MIN}`,
       goal(`case-value over ${CASES} cases against its raw SQL`, valueRatio >= GOAL_CASE_VALUE_RATIO_MIN),
+    );
+
+    // 5. The digest at LARGE activity rows against SMALL, NEW_ROWS since the reader's visit (issue 16).
+    const digestSmall = await digestProject(db, server, 'Digest small', SMALL);
+    const digestLarge = await digestProject(db, server, 'Digest large', LARGE);
+    await sql`ANALYZE activity`.execute(db);
+    const dg = await measureDigest(
+      db,
+      server,
+      { small: digestSmall, large: digestLarge },
+      { clients: CLIENTS, count: COUNT, rounds: ROUNDS, warmupMs: WARMUP_MS },
+    );
+    out.digest = { small_rows: SMALL, large_rows: LARGE, new_rows: NEW_ROWS, ...dg };
+    row(`GET /digest p50, ${SMALL} activity rows`, `${dg.read_p50_ms.small} ms`);
+    row(`GET /digest p50, ${LARGE} activity rows`, `${dg.read_p50_ms.large} ms`);
+    row(
+      `  ratio ${LARGE} / ${SMALL} (${NEW_ROWS} rows since the visit)`,
+      `${dg.read_ratio}`,
+      `<= ${GOAL_DIGEST_GROWTH_MAX}`,
+      goal('digest flat in feed length', dg.read_ratio <= GOAL_DIGEST_GROWTH_MAX),
+    );
+    row(
+      '  its count right after the feed moved, ratio',
+      `${dg.recount_ratio}`,
+      '',
+      `p50 ${dg.recount_p50_ms.small} / ${dg.recount_p50_ms.large} ms`,
     );
   } finally {
     await worker.close();

@@ -1,4 +1,5 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import type { ModelClient } from './clients/broker.ts';
 import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
@@ -13,6 +14,8 @@ export interface WorkspaceDeps {
   logLevel?: string;
   /** SWAGGER_ON: serve the interactive docs at /api-docs. */
   swaggerOn?: boolean;
+  /** The model broker's client (BROKER_URL); absent: digests and packs answer without model text, degraded. */
+  model?: ModelClient;
 }
 
 export async function buildApp(deps: WorkspaceDeps) {
@@ -22,6 +25,7 @@ export async function buildApp(deps: WorkspaceDeps) {
     events,
     // Every emitted feed event writes its activity row in the command's transaction.
     onEmit: recordActivity,
+    model: deps.model,
   };
   return createServiceApp({
     service: 'workspace',

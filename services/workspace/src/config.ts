@@ -1,4 +1,4 @@
-import { authConfig, commonConfig, flag, loadConfig, port } from '@platform/kit';
+import { authConfig, commonConfig, flag, loadConfig, port, url } from '@platform/kit';
 
 export const DEFAULT_PORT = 4104;
 
@@ -10,6 +10,8 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     PORT_WORKSPACE: port(DEFAULT_PORT),
     /** GET /api-docs (interactive docs) is served only when on. */
     SWAGGER_ON: flag(false),
+    /** The model broker (its relay writes digest lines and pack summaries); unset: they answer degraded. */
+    BROKER_URL: url(['http:', 'https:']),
   });
 
 export type WorkspaceConfig = ReturnType<typeof workspaceConfig>;

@@ -75,6 +75,16 @@ export const ERRORS = defineErrors({
   invalid_view_order: { status: 422, meaning: 'view_ids misses a view, names one twice, or names an unknown one' },
   invalid_since: { status: 422, meaning: 'since is not a whole number that fits a 64-bit counter' },
 
+  // Decisions and data sources (issue 16); their titles and names answer invalid_title and invalid_name.
+  decision_not_found: { status: 404, meaning: 'No such decision on this project' },
+  decision_already_approved: { status: 409, meaning: 'The decision is already approved' },
+  invalid_detail: { status: 422, meaning: "A decision's detail is more than 20,000 characters trimmed" },
+  data_source_exists: { status: 409, meaning: 'A data source of this kind and reference is already connected' },
+  invalid_reference: {
+    status: 422,
+    meaning: "A data source's reference is not 1 to 2,000 characters without spaces trimmed",
+  },
+
   // Cases (issue 16).
   case_not_found: { status: 404, meaning: 'No such case on this project' },
   case_closed: { status: 409, meaning: 'The case is verified or dismissed: it is not edited afterward' },

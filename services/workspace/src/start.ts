@@ -1,5 +1,7 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
+import { BrokerModelClient } from './clients/broker.ts';
+import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DB } from './store/db.ts';
@@ -12,11 +14,28 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     ...runtimeFromConfig(config, shared),
     auth: config,
   });
+  const model = config.BROKER_URL
+    ? new BrokerModelClient({ baseUrl: config.BROKER_URL, serviceToken: config.SERVICE_TOKEN })
+    : undefined;
   const app = await buildApp({
     database: runtime.database,
     authenticator: runtime.authenticator,
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
+    model,
   });
-  return { ...(await serve(app, runtime, { port: config.PORT_WORKSPACE, host: config.HOST })) };
+  // Digest lines and context packs are written off the read paths, here, one run at a time.
+  const summaries = new SummaryWriter(runtime.database.db, {
+    model,
+    onError: (e) => app.log.warn({ err: e }, 'summary writer'),
+  });
+  summaries.start(SUMMARY_INTERVAL_MS);
+  const served = await serve(app, runtime, { port: config.PORT_WORKSPACE, host: config.HOST });
+  return {
+    ...served,
+    async close(o?: { graceMs?: number }) {
+      await summaries.stop();
+      await served.close(o);
+    },
+  };
 }

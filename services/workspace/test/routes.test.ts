@@ -92,6 +92,14 @@ const unblockRequestUrl = async () => {
   return `${url}/${r.data.id}`;
 };
 
+/** A fresh decision proposed by EDITOR on a fresh team project (issue 16). */
+const decisionUrl = async (suffix = '') => {
+  const url = await projectUrl('/decisions');
+  const r = await h.call('POST', url, EDITOR, { data: { title: `Decision ${tag()}` } });
+  h.expectStatus('decision', r, 201);
+  return `${url}/${r.data.id}${suffix}`;
+};
+
 describe('15.4 workspace: the checks of every declared command route', () => {
   routeChecks('workspace', {
     app: () => h.app,
@@ -299,6 +307,35 @@ describe('15.4 workspace: the checks of every declared command route', () => {
         allowed: EDITOR,
         denied: VIEWER,
         rules: { replay: '16 WS-299' },
+      },
+      // Decisions, data sources and visits (issue 16).
+      'POST /v1/projects/{id}/decisions': {
+        url: () => projectUrl('/decisions'),
+        body: () => ({ data: { title: `Decision ${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-268', forbidden: '16 WS-268' },
+      },
+      'POST /v1/projects/{id}/decisions/{decisionId}/approve': {
+        url: () => decisionUrl('/approve'),
+        body: {},
+        otherBody: { why: { detail: 'Agreed at the weekly' } },
+        denied: EDITOR,
+        rules: { replay: '16 WS-269', forbidden: '16 WS-269' },
+      },
+      'POST /v1/projects/{id}/data-sources': {
+        url: () => projectUrl('/data-sources'),
+        body: () => ({ data: { name: 'Drive', kind: 'folder', reference: `drive:${tag()}` } }),
+        allowed: EDITOR,
+        denied: VIEWER,
+        rules: { replay: '16 WS-272', forbidden: '16 WS-272' },
+      },
+      'POST /v1/projects/{id}/visit': {
+        url: () => projectUrl('/visit'),
+        body: {},
+        otherBody: { why: { detail: 'Opened from the digest' } },
+        allowed: VIEWER,
+        rules: { replay: '16 WS-274' },
       },
     },
   });

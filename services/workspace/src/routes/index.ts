@@ -1,6 +1,9 @@
 import { caseRoutes } from './cases.ts';
 import { changeRoutes } from './changes.ts';
+import { decisionRoutes } from './decisions.ts';
 import type { Routes } from './deps.ts';
+import { exportRoutes } from './export.ts';
+import { feedRoutes } from './feed.ts';
 import { goalRoutes } from './goals.ts';
 import { handoffRoutes } from './handoffs.ts';
 import { itemEditRoutes } from './item-edits.ts';
@@ -29,4 +32,7 @@ export const ROUTES: Routes = [
   ...caseRoutes,
   ...handoffRoutes,
   ...unblockRoutes,
+  ...decisionRoutes,
+  ...feedRoutes,
+  ...exportRoutes,
 ];
