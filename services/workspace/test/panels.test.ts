@@ -101,7 +101,7 @@ describe('objections', () => {
     expect(r.data.claims.map((c: { claim_id: string }) => c.claim_id)).toEqual(['c-1', 'c-2', 'c-3']);
     const sent = fake.panels.requests[0];
     expect(sent?.path).toBe('/v1/conversations/objections');
-    expect(sent?.headers['x-platform-on-behalf-of']).toBe(fid(EDITOR));
+    expect(sent?.headers['x-platform-on-behalf-of']).toBe(EDITOR);
     expect(sent?.body).toMatchObject({ conversation_id: id, project_id: null, plan: 'Move the launch to March' });
   });
 
@@ -192,7 +192,9 @@ describe('objections', () => {
     const later = await objections(id);
     expect(later.status).toBe(200);
     expect(later.data).toMatchObject({ claims: [], raised_turn_seq: null, degraded: false });
-    expect(fake.panels.requests[1]?.body.exclude_claim_ids).toEqual(expect.arrayContaining(['c-1', 'c-2', 'c-3']));
+    expect((fake.panels.requests[1]?.body as ObjectionsRequest | undefined)?.exclude_claim_ids).toEqual(
+      expect.arrayContaining(['c-1', 'c-2', 'c-3']),
+    );
   });
 
   it('16 WS-393 an unreachable, failing, slow or nonsensical intelligence service gives 200 degraded: true with empty lists; nothing written', async () => {

@@ -1,6 +1,6 @@
 import { type Principal, unprocessable, uuidv7 } from '@platform/kit';
 import type { Documents } from '../clients/documents.ts';
-import { attachedDocument } from '../domain/conversations.ts';
+import { attachedDocument, requireConversationWriter } from '../domain/conversations.ts';
 import { requireClean } from '../domain/output-scan.ts';
 import {
   contentType,
@@ -250,7 +250,9 @@ export async function verifyUpload(
   now: Date,
 ): Promise<VerifiedUpload> {
   if (!documents) throw documentsNotConfigured();
-  const { conversation } = await readableConversation(db, principal, asMember, conversationId);
+  const { conversation, project } = await readableConversation(db, principal, asMember, conversationId);
+  // A reader below editor is refused before the documents service is asked anything.
+  if (project) requireConversationWriter(project.access);
   const upload = await findUpload(db, input.upload_id);
   if (!upload || upload.conversation_id !== conversation.id || upload.created_by !== principal.id) {
     throw uploadNotFound();

@@ -67,7 +67,7 @@ export async function askObjections(
           exclude_claim_ids: [...raised],
           limit: OBJECTIONS_LIMIT,
         },
-        principal.id,
+        principal.email ?? principal.id,
       )
     : ({ ok: false, reason: 'unconfigured' } as const);
   if (!answer.ok) return { audience, degraded: true, claims: [] };
@@ -195,7 +195,7 @@ export async function relatedFor(
           text: turn.text ?? '',
           limit: RELATED_LIMIT,
         },
-        principal.id,
+        principal.email ?? principal.id,
       )
     : ({ ok: false, reason: 'unconfigured' } as const);
   if (!answer.ok) return { ...empty, skipped: null, degraded: true };
