@@ -1,5 +1,7 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
 import type { ModelClient } from './clients/broker.ts';
+import type { Documents } from './clients/documents.ts';
+import type { Intelligence } from './clients/intelligence.ts';
 import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
@@ -14,8 +16,14 @@ export interface WorkspaceDeps {
   logLevel?: string;
   /** SWAGGER_ON: serve the interactive docs at /api-docs. */
   swaggerOn?: boolean;
+  /** The intelligence service's client (INTELLIGENCE_URL); absent: conversation suggestions answer degraded. */
+  intelligence?: Intelligence;
+  /** REDACTION_APPROVAL_KEY; absent: approving a redaction is 503. */
+  redactionApprovalKey?: string;
   /** The model broker's client (BROKER_URL); absent: digests and packs answer without model text, degraded. */
   model?: ModelClient;
+  /** The documents service's client (DOCUMENTS_URL); absent: the output upload path answers 503. */
+  documents?: Documents;
 }
 
 export async function buildApp(deps: WorkspaceDeps) {
@@ -23,9 +31,12 @@ export async function buildApp(deps: WorkspaceDeps) {
     database: deps.database,
     clock: deps.clock ?? (() => new Date()),
     events,
+    intelligence: deps.intelligence,
+    redactionApprovalKey: deps.redactionApprovalKey,
     // Every emitted feed event writes its activity row in the command's transaction.
     onEmit: recordActivity,
     model: deps.model,
+    documents: deps.documents,
   };
   return createServiceApp({
     service: 'workspace',

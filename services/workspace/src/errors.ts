@@ -119,7 +119,6 @@ export const ERRORS = defineErrors({
   },
   tied_to_correction_not_allowed: { status: 422, meaning: 'tied_to_correction on an amount that is not collected' },
 
-
   // Handoffs and unblock requests (issue 16).
   handoff_not_found: { status: 404, meaning: 'No such handoff on this project' },
   unblock_request_not_found: { status: 404, meaning: 'No such unblock request on this project' },
@@ -154,5 +153,85 @@ export const ERRORS = defineErrors({
   invalid_options: { status: 422, meaning: 'A choice without 2 to 10 distinct options, or options on another kind' },
   invalid_answer: { status: 422, meaning: 'The answer is empty, too long, or does not fit its kind' },
   invalid_snooze: { status: 422, meaning: 'A snooze without until, or until not later than now' },
+
+  // Conversations (issue 16).
+  conversation_not_found: {
+    status: 404,
+    meaning:
+      'No such conversation, or the caller cannot read it (unfiled: only its starter; filed: its project readers)',
+  },
+  turn_not_found: { status: 404, meaning: 'The conversation has no turn with this seq' },
+  session_not_found: { status: 404, meaning: 'No such agent session, or the caller cannot change its conversation' },
+  redaction_not_found: { status: 404, meaning: 'No such redaction request, or the caller may not approve it' },
+  invalid_approval_key: {
+    status: 403,
+    meaning: 'data.approval_key is not the redaction approval key',
+  },
+  conversation_archived: {
+    status: 409,
+    meaning: 'The conversation is archived: it stays readable, but takes no new turn or agent session',
+  },
+  session_ended: { status: 409, meaning: 'A heartbeat on an agent session that has ended' },
+  turn_redacted: { status: 409, meaning: "The turn's text is already destroyed" },
+  redaction_decided: { status: 409, meaning: 'The redaction request was already approved' },
+  invalid_conversation_title: { status: 422, meaning: 'A conversation title is not 1 to 200 characters trimmed' },
+  extra_too_large: { status: 422, meaning: "A turn's extra is more than 32 KiB of JSON" },
+  invalid_cursor: { status: 422, meaning: 'The after cursor is not one this service issued' },
+  invalid_window: { status: 422, meaning: 'The usage window does not have from before to' },
+  redaction_approval_unconfigured: {
+    status: 503,
+    meaning: 'REDACTION_APPROVAL_KEY is unset: no redaction can be approved; nothing is destroyed',
+  },
+
+  // Saved outputs and the objections and related panels (issue 16).
+  output_not_found: {
+    status: 404,
+    meaning: 'No such saved output (or version of its slug), or the caller cannot read its project',
+  },
+  upload_not_found: { status: 404, meaning: 'No such output upload of the caller on this conversation' },
+  upload_finalized: { status: 409, meaning: 'The output upload was already finalized' },
+  upload_expired: { status: 409, meaning: 'The output upload expired before it was finalized' },
+  inline_body_too_large: {
+    status: 413,
+    meaning: 'An inline output body over 256 KiB of UTF-8 (use the upload path); nothing written',
+  },
+  upload_too_large: { status: 413, meaning: 'An uploaded output larger than finalize reads (32 MiB); nothing written' },
+  invalid_slug: {
+    status: 422,
+    meaning: 'A slug is not 1 to 120 lowercase letters, digits, dots, dashes or underscores',
+  },
+  invalid_output_title: { status: 422, meaning: 'An output title is longer than 200 characters trimmed' },
+  invalid_content_type: { status: 422, meaning: 'content_type is not a media type' },
+  invalid_sha256: { status: 422, meaning: 'sha256 is not 64 lowercase hex characters' },
+  invalid_filename: {
+    status: 422,
+    meaning: 'The documents service refused the upload filename (unsafe or no extension)',
+  },
+  project_id_required: {
+    status: 422,
+    meaning: 'An output of an unfiled conversation without data.project_id; nothing written',
+  },
+  project_mismatch: { status: 422, meaning: "A filed conversation's output names another project" },
+  credential_in_output: {
+    status: 422,
+    meaning: 'The output holds a credential (errors[0].value names the kind and line); nothing written',
+  },
+  tool_log_in_output: {
+    status: 422,
+    meaning: 'The output holds a tool-call log (errors[0].value names the marker and line); nothing written',
+  },
+  sha256_mismatch: { status: 422, meaning: 'The uploaded bytes do not have the sha256 sent; nothing committed' },
+  upload_not_received: { status: 422, meaning: 'Finalize before any bytes were uploaded to the upload URL' },
+  invalid_plan: { status: 422, meaning: 'The objections panel’s plan is not 1 to 20,000 characters trimmed' },
+  claim_not_raised: {
+    status: 422,
+    meaning: 'Feedback on a claim the objections panel did not raise in this conversation',
+  },
+  not_own_message: { status: 422, meaning: "The related panel on a turn that is not the caller's own message" },
+  documents_not_configured: {
+    status: 503,
+    meaning: 'DOCUMENTS_URL is unset: the output upload path is unavailable (inline saves work)',
+  },
+  documents_unavailable: { status: 503, meaning: 'The documents service or blob storage did not complete the upload' },
 });
 export type ErrorCode = keyof typeof ERRORS;

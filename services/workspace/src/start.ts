@@ -1,6 +1,8 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { BrokerModelClient } from './clients/broker.ts';
+import { HttpDocuments } from './clients/documents.ts';
+import { HttpIntelligence } from './clients/intelligence.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -22,7 +24,20 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     authenticator: runtime.authenticator,
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
+    intelligence: new HttpIntelligence({
+      baseUrl: config.INTELLIGENCE_URL,
+      serviceToken: config.SERVICE_TOKEN,
+      timeoutMs: config.INTELLIGENCE_TIMEOUT_MS,
+    }),
+    redactionApprovalKey: config.REDACTION_APPROVAL_KEY,
     model,
+    documents: config.DOCUMENTS_URL
+      ? new HttpDocuments({
+          baseUrl: config.DOCUMENTS_URL,
+          serviceToken: config.SERVICE_TOKEN,
+          storageAccount: config.OUTPUTS_STORAGE_ACCOUNT,
+        })
+      : undefined,
   });
   // Digest lines and context packs are written off the read paths, here, one run at a time.
   const summaries = new SummaryWriter(runtime.database.db, {

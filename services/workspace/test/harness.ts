@@ -9,7 +9,7 @@ import {
 } from '@platform/kit';
 import { injectJson, outboxEvents, rowCount, rowCounts, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type WorkspaceDeps } from '../src/app.ts';
 import type { Role } from '../src/domain/roles.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { Checkin, Goal } from '../src/schemas/goals.ts';
@@ -38,6 +38,20 @@ const STATE_TABLES = [
   'saved_views',
   'notifications',
   'activity',
+  'conversations',
+  'conversation_turns',
+  'agent_sessions',
+  'conversation_files',
+  'conversation_suggestion_resolutions',
+  'redaction_requests',
+  'saved_outputs',
+  'output_uploads',
+  'objection_feedback',
+  'related_actions',
+  'handoffs',
+  'handoff_receipts',
+  'unblock_requests',
+  'unblock_answers',
   'cases',
   'case_amounts',
   'decisions',
@@ -46,10 +60,6 @@ const STATE_TABLES = [
   'project_visits',
   'digests',
   'context_packs',
-  'handoffs',
-  'handoff_receipts',
-  'unblock_requests',
-  'unblock_answers',
   'outbox',
   'idempotency_keys',
 ] as const;
@@ -79,7 +89,12 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * clock the test sets. `call` sends a request as someone; commands get a fresh Idempotency-Key
  * unless given one (null sends none).
  */
-export async function harness(opts: { now?: string } = {}) {
+/** The redaction approval key the harness's app is configured with (unless a test says otherwise). */
+export const REDACTION_KEY = 'harness-redaction-approval-key';
+
+export async function harness(
+  opts: { now?: string; app?: Pick<WorkspaceDeps, 'intelligence' | 'redactionApprovalKey' | 'documents'> } = {},
+) {
   const database = await testDatabase<DB>('workspace', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');
   const directory = DevPrincipals.load();
@@ -91,6 +106,8 @@ export async function harness(opts: { now?: string } = {}) {
     ),
     clock: () => now,
     logLevel: 'silent',
+    redactionApprovalKey: REDACTION_KEY,
+    ...opts.app,
   });
   await app.ready();
 
@@ -152,7 +169,7 @@ export async function harness(opts: { now?: string } = {}) {
     /** Rows of the outbox, oldest first: what commands committed for publishing. */
     events: (type?: string) => outboxEvents(database.db, type),
     count: (table: string) => rowCount(database.db, table),
-    counts: () => rowCounts(database.db, STATE_TABLES),
+    counts: () => rowCounts(database.db, [...STATE_TABLES]),
     /**
      * A fingerprint of everything a command could write: a digest of every row of each table
      * (so an update shows, not only an insert), the outbox and the stored keys included.

@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto';
 import { documentedErrorCodes, routeChecks } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../src/routes/index.ts';
 import type { View } from '../src/schemas/views.ts';
-import { EDITOR, fid, type Harness, harness, OUTSIDER, OWNER, tag, VIEWER } from './harness.ts';
+import { MemoryDocuments } from './fakes/documents.ts';
+import { EDITOR, fid, type Harness, harness, OUTSIDER, OWNER, REDACTION_KEY, tag, VIEWER } from './harness.ts';
 
 let h: Harness;
+/** The documents service the output upload path talks to (issue 16), in memory for these checks. */
+const documents = new MemoryDocuments();
 beforeAll(async () => {
-  h = await harness();
+  h = await harness({ app: { documents } });
 });
 afterAll(async () => h.close_());
 
@@ -50,16 +54,6 @@ const orderUrl = async () => {
   return `/v1/projects/${p.id}/views/order`;
 };
 
-/** A fresh case opened by EDITOR on a fresh team project (issue 16). */
-const caseUrl = async (suffix = '') => {
-  const url = await projectUrl('/cases');
-  const r = await h.call('POST', url, EDITOR, {
-    data: { title: `Case ${tag()}`, subject: `Lease ${tag()}`, proposed_correction: 'Bill the difference' },
-  });
-  h.expectStatus('case', r, 201);
-  return `${url}/${r.data.id}${suffix}`;
-};
-
 /** A fresh handoff drafted by OWNER (the sender) for EDITOR on a fresh team project (issue 16). */
 const handoffUrl = async () => {
   const url = await projectUrl('/handoffs');
@@ -90,6 +84,73 @@ const unblockRequestUrl = async () => {
   const r = await h.call('POST', url, OWNER, { data: unblockRequest() });
   h.expectStatus('unblock request', r, 201);
   return `${url}/${r.data.id}`;
+};
+
+/** A fresh case opened by EDITOR on a fresh team project (issue 16). */
+const caseUrl = async (suffix = '') => {
+  const url = await projectUrl('/cases');
+  const r = await h.call('POST', url, EDITOR, {
+    data: { title: `Case ${tag()}`, subject: `Lease ${tag()}`, proposed_correction: 'Bill the difference' },
+  });
+  h.expectStatus('case', r, 201);
+  return `${url}/${r.data.id}${suffix}`;
+};
+
+/** A fresh unfiled conversation started by OWNER (issue 16): `/v1/conversations/{id}{suffix}`. */
+const conversationUrl = async (suffix = '') => {
+  const r = await h.call('POST', '/v1/conversations', OWNER, { data: { title: `Conversation ${tag()}` } });
+  h.expectStatus('conversation', r, 201);
+  return `/v1/conversations/${r.data.id}${suffix}`;
+};
+
+/** A fresh conversation of OWNER with one turn: `/v1/conversations/{id}/turns/1{suffix}`. */
+const turnUrl = async (suffix = '') => {
+  const url = await conversationUrl('/turns');
+  h.expectStatus('turn', await h.call('POST', url, OWNER, { data: { text: 'Said once' } }), 201);
+  return `${url}/1${suffix}`;
+};
+
+/** A fresh agent session on a fresh conversation of OWNER: `/v1/sessions/{id}{suffix}`. */
+const sessionUrl = async (suffix = '') => {
+  const r = await h.call('POST', await conversationUrl('/sessions'), OWNER, { data: {} });
+  h.expectStatus('session', r, 201);
+  return `/v1/sessions/${r.data.id}${suffix}`;
+};
+
+/** A conversation filed by OWNER on a fresh team project (issue 16): `/v1/conversations/{id}{suffix}`. */
+const filedConversationUrl = async (suffix = '') => {
+  const r = await h.call('POST', await projectUrl('/conversations'), OWNER, { data: { title: `Filed ${tag()}` } });
+  h.expectStatus('filed conversation', r, 201);
+  return `/v1/conversations/${r.data.id}${suffix}`;
+};
+
+/** The upload the last `finalizeUrl` made, with its bytes already uploaded (issue 16). */
+let finalizing = { uploadId: '', sha256: '' };
+const finalizeUrl = async () => {
+  const url = await filedConversationUrl('/outputs');
+  const up = await h.call('POST', `${url}/upload`, OWNER, { data: { slug: `file-${tag()}`, filename: 'plan.pdf' } });
+  h.expectStatus('upload', up, 201);
+  const bytes = `bytes ${tag()}`;
+  documents.put(up.data.blob_name, bytes);
+  finalizing = { uploadId: up.data.id, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return `${url}/finalize`;
+};
+
+/** A filed conversation of OWNER with a panel's objections raised (c-1): its feedback URL. */
+const feedbackUrl = async () => {
+  const url = await filedConversationUrl();
+  const r = await h.call('POST', `${url}/turns`, OWNER, {
+    data: { text: 'Raised', author: 'agent:checks', extra: { raised_objections: ['c-1'] } },
+  });
+  h.expectStatus('assistant turn', r, 201);
+  return `${url}/objections/feedback`;
+};
+
+/** A fresh pending redaction request on OWNER's unfiled conversation: `/v1/redactions/{id}/approve`. */
+const approveUrl = async () => {
+  const r = await h.call('POST', await turnUrl('/redaction'), OWNER, { data: { reason: 'Personal data' } });
+  h.expectStatus('redaction', r, 201);
+  return `/v1/redactions/${r.data.id}/approve`;
 };
 
 /** A fresh decision proposed by EDITOR on a fresh team project (issue 16). */
@@ -337,6 +398,109 @@ describe('15.4 workspace: the checks of every declared command route', () => {
         allowed: VIEWER,
         rules: { replay: '16 WS-274' },
       },
+      // Conversations (issue 16): OWNER starts them unfiled, so OWNER may run each.
+      'POST /v1/conversations': {
+        body: () => ({ data: { title: `Checks ${tag()}`, contributes_to_knowledge: true } }),
+        rules: { replay: '16 WS-347' },
+      },
+      'POST /v1/projects/{id}/conversations': {
+        url: () => projectUrl('/conversations'),
+        body: { data: { title: 'Filed on create' } },
+        denied: VIEWER,
+        rules: { forbidden: '16 WS-349', replay: '16 WS-351' },
+      },
+      'PATCH /v1/conversations/{id}': {
+        url: () => conversationUrl(),
+        body: { data: { title: 'Renamed' } },
+        rules: { replay: '16 WS-352' },
+      },
+      'POST /v1/conversations/{id}/move': {
+        url: () => conversationUrl('/move'),
+        body: async () => ({ data: { project_id: (await h.team()).id } }),
+        rules: { replay: '16 WS-363' },
+      },
+      'POST /v1/conversations/{id}/suggestions/{projectId}/resolve': {
+        url: async () => conversationUrl(`/suggestions/${(await h.team()).id}/resolve`),
+        body: { data: { decision: 'dismiss' } },
+        rules: { replay: '16 WS-368' },
+      },
+      'POST /v1/conversations/{id}/turns': {
+        url: () => conversationUrl('/turns'),
+        body: { data: { text: 'Hello', turn_kind: 'utterance', extra: { model: 'm' } } },
+        otherBody: { data: { text: 'Another turn' } },
+        rules: { replay: '16 WS-358' },
+      },
+      'POST /v1/conversations/{id}/sessions': {
+        url: () => conversationUrl('/sessions'),
+        body: { data: { agent: 'checks' } },
+        rules: { replay: '16 WS-364' },
+      },
+      'POST /v1/sessions/{id}/heartbeat': {
+        url: () => sessionUrl('/heartbeat'),
+        body: { data: {} },
+        rules: { replay: '16 WS-365' },
+      },
+      'POST /v1/sessions/{id}/end': {
+        url: () => sessionUrl('/end'),
+        body: { data: {} },
+        rules: { replay: '16 WS-366' },
+      },
+      'POST /v1/conversations/{id}/turns/{seq}/redaction': {
+        url: () => turnUrl('/redaction'),
+        body: { data: { reason: 'Personal data' } },
+        rules: { replay: '16 WS-372' },
+      },
+      'POST /v1/redactions/{id}/approve': {
+        url: () => approveUrl(),
+        body: { data: { approval_key: REDACTION_KEY } },
+        rules: { replay: '16 WS-373' },
+      },
+      // Saved outputs and the panels (issue 16): on filed conversations, so a viewer is refused.
+      'POST /v1/conversations/{id}/outputs': {
+        url: () => filedConversationUrl('/outputs'),
+        body: () => ({ data: { slug: `checks-${tag()}`, body: 'Checked text', content_type: 'text/markdown' } }),
+        otherBody: { data: { slug: 'other', body: 'Other text' } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-375', forbidden: '16 WS-375' },
+      },
+      'POST /v1/projects/{id}/outputs': {
+        url: () => projectUrl('/outputs'),
+        body: () => ({ data: { slug: `checks-${tag()}`, body: 'Checked text' } }),
+        otherBody: { data: { slug: 'other', body: 'Other text' } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-271', forbidden: '16 WS-271' },
+      },
+      'POST /v1/conversations/{id}/outputs/upload': {
+        url: () => filedConversationUrl('/outputs/upload'),
+        body: () => ({ data: { slug: `upload-${tag()}`, filename: 'plan.pdf' } }),
+        denied: VIEWER,
+        rules: { replay: '16 WS-382' },
+      },
+      'POST /v1/conversations/{id}/outputs/finalize': {
+        url: () => finalizeUrl(),
+        body: () => ({ data: { upload_id: finalizing.uploadId, sha256: finalizing.sha256 } }),
+        otherBody: () => ({ data: { upload_id: finalizing.uploadId, sha256: 'f'.repeat(64) } }),
+        denied: VIEWER,
+        rules: { replay: '16 WS-382' },
+      },
+      'POST /v1/conversations/{id}/objections': {
+        url: () => conversationUrl('/objections'),
+        body: { data: { plan: 'Move the launch to March' } },
+        rules: { replay: '16 WS-386' },
+      },
+      'POST /v1/conversations/{id}/objections/feedback': {
+        url: () => feedbackUrl(),
+        body: { data: { claim_id: 'c-1', rating: 'useful' } },
+        otherBody: { data: { claim_id: 'c-1', rating: 'wrong' } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-394' },
+      },
+      'POST /v1/conversations/{id}/related/actions': {
+        url: () => turnUrl('').then((u) => u.replace(/\/turns\/1$/, '/related/actions')),
+        body: { data: { turn_seq: 1, item_id: 'r-1', action: 'opened' } },
+        otherBody: { data: { turn_seq: 1, item_id: 'r-1', action: 'asked' } },
+        rules: { replay: '16 WS-402' },
+      },
     },
   });
 });
@@ -354,7 +518,7 @@ describe('15.1 workspace: error codes per route', () => {
     ]);
     expect(codes['GET /v1/projects/{id}']?.['404']).toEqual(['project_not_found']);
     expect(codes['GET /v1/projects/{id}/changes']?.['422']).toEqual(['invalid_since', 'validation_failed']);
-    // goal_not_found is 404 by path and 422 where a task names it in goal_id.
+    // goal_not_found is 404 by path and 422 where a task names the goal.
     expect(codes['POST /v1/projects/{id}/items']?.['422']).toContain('goal_not_found');
     expect(codes['DELETE /v1/projects/{id}/goals/{goalId}']?.['404']).toEqual(['goal_not_found', 'project_not_found']);
   });

@@ -1,4 +1,4 @@
-import { uuidv7 } from '@platform/kit';
+import { isAppError, uuidv7 } from '@platform/kit';
 import { requireActiveConversation, requireLiveSession, sessionNotFound } from '../domain/conversations.ts';
 import type { Session } from '../schemas/conversations.ts';
 import { endSession, insertSession, lockSession, recordHeartbeat } from '../store/sessions.ts';
@@ -47,7 +47,7 @@ async function sessionForWrite(ctx: CommandCtx, id: string) {
     const { conversation } = await conversationForWrite(ctx, session.conversation_id);
     return { session, conversation };
   } catch (e) {
-    if ((e as { status?: number }).status === 404) throw sessionNotFound();
+    if (isAppError(e) && e.status === 404) throw sessionNotFound();
     throw e;
   }
 }

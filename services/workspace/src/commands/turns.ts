@@ -1,4 +1,4 @@
-import { uuidv7 } from '@platform/kit';
+import { isAppError, uuidv7 } from '@platform/kit';
 import {
   attachedDocument,
   checkExtra,
@@ -129,14 +129,18 @@ export async function approveRedactionRequest(ctx: CommandCtx, redactionId: stri
   const access = conversation.project_id
     ? await visibleProject(trx, principal, ctx.asMember, conversation.project_id).then(
         (v) => v.access,
-        () => undefined,
+        (e: unknown) => {
+          // A project the caller cannot see: so is the request (below).
+          if (isAppError(e) && e.status === 404) return undefined;
+          throw e;
+        },
       )
     : undefined;
   try {
     requireRedactionApprover(conversation, principal.id, access);
   } catch (e) {
     // Someone who cannot see the conversation cannot see its requests either.
-    if ((e as { status?: number }).status === 404) throw redactionNotFound();
+    if (isAppError(e) && e.status === 404) throw redactionNotFound();
     throw e;
   }
   requirePendingRedaction(request);

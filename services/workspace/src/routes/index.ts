@@ -1,5 +1,6 @@
 import { caseRoutes } from './cases.ts';
 import { changeRoutes } from './changes.ts';
+import { conversationRoutes } from './conversations.ts';
 import { decisionRoutes } from './decisions.ts';
 import type { Routes } from './deps.ts';
 import { exportRoutes } from './export.ts';
@@ -10,8 +11,11 @@ import { itemEditRoutes } from './item-edits.ts';
 import { itemTypeRoutes } from './item-types.ts';
 import { itemRoutes } from './items.ts';
 import { memberRoutes } from './members.ts';
+import { outputRoutes } from './outputs.ts';
+import { panelRoutes } from './panels.ts';
 import { projectRoutes } from './projects.ts';
 import { templateRoutes } from './templates.ts';
+import { turnRoutes } from './turns.ts';
 import { unblockRoutes } from './unblock-requests.ts';
 import { viewRoutes } from './views.ts';
 
@@ -30,9 +34,13 @@ export const ROUTES: Routes = [
   ...viewRoutes,
   ...changeRoutes,
   ...caseRoutes,
+  ...conversationRoutes,
+  ...turnRoutes,
   ...handoffRoutes,
   ...unblockRoutes,
   ...decisionRoutes,
   ...feedRoutes,
   ...exportRoutes,
+  ...outputRoutes,
+  ...panelRoutes,
 ];
