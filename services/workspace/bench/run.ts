@@ -20,6 +20,7 @@ import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
 import { rawCaseValue, seedCases } from './cases.ts';
 import { digestProject, GOAL_DIGEST_GROWTH_MAX, measureDigest, NEW_ROWS } from './digest.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
+import { GOAL_TURNS_GROWTH_MAX, measureLastPage, TURN_PAGE, turnsConversation } from './turns.ts';
 
 /**
  * The workspace benchmark: `npm run bench -w services/workspace`.
@@ -38,6 +39,8 @@ import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
  * 5. GET /v1/projects/{id}/digest with 50 activity rows since the reader's visit, on a feed of
  *    100,000 rows against one of 1,000 (goal: p50 ratio <= 1.5), and its count right after the feed
  *    moved (informational).
+ * 6. GET /v1/conversations/{id}/turns, the last page of 100, on a conversation of 100,000 turns
+ *    against one of 1,000 (goal: p50 ratio <= 1.5: a page is a range of seqs, whatever the length).
  *
  * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
  * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
@@ -364,6 +367,26 @@ async function runKind(kind: BenchKind) {
       `${dg.recount_ratio}`,
       '',
       `p50 ${dg.recount_p50_ms.small} / ${dg.recount_p50_ms.large} ms`,
+    );
+
+    // 6. The last page of turns at LARGE turns against SMALL (issue 16).
+    const turnsSmall = await turnsConversation(db, server, SMALL, BENCH_OWNER);
+    const turnsLarge = await turnsConversation(db, server, LARGE, BENCH_OWNER);
+    await sql`VACUUM ANALYZE conversation_turns`.execute(db);
+    const tp = await measureLastPage(
+      server,
+      worker,
+      { small: turnsSmall, large: turnsLarge },
+      { clients: CLIENTS, count: COUNT, rounds: ROUNDS, warmupMs: WARMUP_MS },
+    );
+    out.last_page_of_turns = { small_turns: SMALL, large_turns: LARGE, page: TURN_PAGE, ...tp };
+    row(`GET .../turns last page p50, ${SMALL} turns`, `${tp.p50_ms.small} ms`);
+    row(`GET .../turns last page p50, ${LARGE} turns`, `${tp.p50_ms.large} ms`);
+    row(
+      `  ratio ${LARGE} / ${SMALL} (pages of ${TURN_PAGE})`,
+      `${tp.ratio}`,
+      `<= ${GOAL_TURNS_GROWTH_MAX}`,
+      goal('last page of turns flat in conversation length', tp.ratio <= GOAL_TURNS_GROWTH_MAX),
     );
   } finally {
     await worker.close();
