@@ -21,7 +21,8 @@ let documents: App;
 let closeDocuments: () => Promise<void>;
 
 beforeAll(async () => {
-  azurite = await startAzurite({ port: 0 });
+  // A shared machine can be slow to start the emulator.
+  azurite = await startAzurite({ port: 0, timeoutMs: 60_000 });
   const storage = new BlobStorage(testCatalog(azurite.blobEndpoint));
   await storage.ensureContainers();
   const database = await testDatabase<DocumentsDB>('documents', DOCUMENT_MIGRATIONS);

@@ -143,7 +143,7 @@ export interface OutputFilter {
   slug?: string;
 }
 
-/** A page of outputs, newest first, and how many match. */
+/** A page of outputs, newest first (then the higher version), and how many match. */
 export async function listOutputs(
   db: Db,
   f: OutputFilter,
@@ -157,6 +157,8 @@ export async function listOutputs(
   const rows = await q
     .select(OUTPUT_COLUMNS)
     .orderBy('created_at', 'desc')
+    // Saves within one instant: the later version first.
+    .orderBy('version', 'desc')
     .orderBy('id', 'desc')
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
