@@ -211,6 +211,8 @@ export async function listFiles(
     .select(FILE_COLUMNS)
     .where('conversation_id', '=', conversationId)
     .orderBy('created_at')
+    // Within one instant, in turn order (files no turn attached last), then by id.
+    .orderBy(sql`turn_seq NULLS LAST`)
     .orderBy('id')
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
