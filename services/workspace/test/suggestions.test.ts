@@ -8,7 +8,8 @@ import { fid, type Harness, harness, OUTSIDER, SERVICE_TOKEN, tag, VIEWER } from
  * Where an unfiled conversation might belong (spec 2): the workspace asks the intelligence service
  * (a local fake speaking the contract in docs/decisions.md) and never answers 5xx for it.
  */
-const TIMEOUT_MS = 300;
+// Generous for a loaded machine, yet well below the slow fake's delay.
+const TIMEOUT_MS = 1_500;
 let h: Harness;
 let fake: FakeIntelligence;
 beforeAll(async () => {
@@ -160,13 +161,13 @@ describe('suggestions', () => {
 
   it('16 WS-367 the intelligence service slow gives a degraded answer within the bounded time, never 5xx', async () => {
     const { who, c } = await person();
-    fake.mode = { kind: 'slow', ms: 5_000 };
+    fake.mode = { kind: 'slow', ms: 10_000 };
     const t0 = Date.now();
     const r = await suggestions(c.id, who);
     const took = Date.now() - t0;
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ conversation_id: c.id, degraded: true, suggestions: [] });
-    expect(took).toBeLessThan(3_000);
+    expect(took).toBeLessThan(8_000);
   });
 
   it('16 WS-367 the intelligence service unreachable or unset gives a degraded answer, never 5xx', async () => {
