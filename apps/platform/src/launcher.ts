@@ -23,7 +23,7 @@ export async function launch(
   const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
   for (const name of chosen) {
-    const env = name === 'broker' ? withWorkspace(merged, started) : merged;
+    const env = withNeighbours(name, merged, started);
     started.push(await (SERVICES[name] as (typeof SERVICES)[string]).start(env, { pglite, bus }));
   }
   return {
@@ -42,13 +42,23 @@ export async function launch(
 }
 
 /**
- * The broker saves API-credential calls as conversations in the workspace started beside it
- * (spec 3, "Saved conversations"), unless WORKSPACE_URL names another one. Both use the platform's
- * one service token, so the workspace takes the broker's calls on behalf of the credential's owner.
+ * The addresses a service takes from one started before it, unless its settings name another: the
+ * broker saves API-credential calls as conversations in the workspace (spec 3, "Saved
+ * conversations"), and the workspace keeps saved outputs' files in the documents service (its
+ * two-step upload). Both calls use the platform's one service token.
  */
-function withWorkspace(env: NodeJS.ProcessEnv, started: Started[]): NodeJS.ProcessEnv {
-  const workspace = started.find((s) => s.name === 'workspace');
-  return workspace && !env.WORKSPACE_URL ? { ...env, WORKSPACE_URL: workspace.url } : env;
+const NEIGHBOURS: Record<string, Record<string, string>> = {
+  broker: { WORKSPACE_URL: 'workspace' },
+  workspace: { DOCUMENTS_URL: 'documents' },
+};
+
+function withNeighbours(name: string, env: NodeJS.ProcessEnv, started: Started[]): NodeJS.ProcessEnv {
+  const set: Record<string, string> = {};
+  for (const [key, neighbour] of Object.entries(NEIGHBOURS[name] ?? {})) {
+    const s = started.find((x) => x.name === neighbour);
+    if (s && !env[key]) set[key] = s.url;
+  }
+  return { ...env, ...set };
 }
 
 export function banner(started: Started[], env: NodeJS.ProcessEnv): string {

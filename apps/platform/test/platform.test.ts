@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,6 +192,44 @@ describe('merged platform OpenAPI document', () => {
     }
     expect(found).toBeDefined();
     expect(found?.project_id).toBeUndefined();
+  });
+
+  it('16 WS-382 the workspace beside the documents service saves an uploaded output through it (DOCUMENTS_URL set by npm start)', async () => {
+    const workspace = platform.started.find((s) => s.name === 'workspace')?.url as string;
+    const owner = 'staff@dev.local';
+    const call = async (path: string, data: object, key: string) => {
+      const r = await fetch(`${workspace}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-dev-principal': owner, 'idempotency-key': key },
+        body: JSON.stringify({ data }),
+      });
+      return { status: r.status, body: (await r.json()) as { payload: { data: Record<string, unknown> } } };
+    };
+    const tag = `${Date.now()}`;
+    const project = await call('/v1/projects', { name: `Uploads ${tag}` }, `up-project-${tag}`);
+    expect(project.status).toBe(201);
+    const projectId = project.body.payload.data.id as string;
+    const conversation = await call(`/v1/projects/${projectId}/conversations`, { title: 'Plans' }, `up-conv-${tag}`);
+    expect(conversation.status).toBe(201);
+    const conversationId = conversation.body.payload.data.id as string;
+    const up = await call(
+      `/v1/conversations/${conversationId}/outputs/upload`,
+      { slug: 'site-plan', filename: 'site-plan.txt', content_type: 'text/plain' },
+      `up-upload-${tag}`,
+    );
+    expect(up.status).toBe(201);
+    const upload = up.body.payload.data as { id: string; upload_url: string; upload_headers: Record<string, string> };
+    const bytes = Buffer.from('The site plan, second draft.');
+    const put = await fetch(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: bytes });
+    expect(put.status).toBe(201);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const done = await call(
+      `/v1/conversations/${conversationId}/outputs/finalize`,
+      { upload_id: upload.id, sha256 },
+      `up-final-${tag}`,
+    );
+    expect(done.status).toBe(201);
+    expect(done.body.payload.data).toMatchObject({ slug: 'site-plan', sha256, version: 1, status: 'active' });
   });
 
   it('it holds every /v1 route of the other services, each path naming its own service', async () => {
