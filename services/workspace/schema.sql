@@ -482,6 +482,63 @@ CREATE TABLE workspace.output_uploads (
 );
 
 --
+-- Name: presentation_revisions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.presentation_revisions (
+    presentation_id uuid NOT NULL,
+    revision integer NOT NULL,
+    origin text NOT NULL,
+    status text NOT NULL,
+    slides jsonb,
+    failure_reason text,
+    attempts integer DEFAULT 1 NOT NULL,
+    document_id uuid,
+    content_type text,
+    size_bytes bigint,
+    sha256 text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    rendered_at timestamp with time zone,
+    CONSTRAINT presentation_revisions_attempts_check CHECK ((attempts >= 1)),
+    CONSTRAINT presentation_revisions_check CHECK (((status = 'rendered'::text) = (document_id IS NOT NULL))),
+    CONSTRAINT presentation_revisions_check1 CHECK (((status = 'failed'::text) = (failure_reason IS NOT NULL))),
+    CONSTRAINT presentation_revisions_origin_check CHECK ((origin = ANY (ARRAY['build'::text, 'edit'::text]))),
+    CONSTRAINT presentation_revisions_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT presentation_revisions_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT presentation_revisions_size_bytes_check CHECK ((size_bytes >= 0)),
+    CONSTRAINT presentation_revisions_slides_check CHECK (((slides IS NULL) OR (jsonb_typeof(slides) = 'array'::text))),
+    CONSTRAINT presentation_revisions_status_check CHECK ((status = ANY (ARRAY['rendered'::text, 'failed'::text])))
+);
+
+--
+-- Name: presentations; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.presentations (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    outline jsonb NOT NULL,
+    sources jsonb NOT NULL,
+    latest_revision integer DEFAULT 0 NOT NULL,
+    shared_revision integer,
+    shared_by text,
+    shared_at timestamp with time zone,
+    share_id text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT presentations_check CHECK (((shared_revision >= 1) AND (shared_revision <= latest_revision))),
+    CONSTRAINT presentations_check1 CHECK (((shared_revision IS NULL) = (shared_at IS NULL))),
+    CONSTRAINT presentations_latest_revision_check CHECK ((latest_revision >= 0)),
+    CONSTRAINT presentations_outline_check CHECK ((jsonb_typeof(outline) = 'array'::text)),
+    CONSTRAINT presentations_sources_check CHECK ((jsonb_typeof(sources) = 'array'::text)),
+    CONSTRAINT presentations_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+);
+
+--
 -- Name: project_members; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -950,6 +1007,20 @@ ALTER TABLE ONLY workspace.output_uploads
     ADD CONSTRAINT output_uploads_pkey PRIMARY KEY (id);
 
 --
+-- Name: presentation_revisions presentation_revisions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.presentation_revisions
+    ADD CONSTRAINT presentation_revisions_pkey PRIMARY KEY (presentation_id, revision);
+
+--
+-- Name: presentations presentations_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.presentations
+    ADD CONSTRAINT presentations_pkey PRIMARY KEY (id);
+
+--
 -- Name: project_members project_members_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1204,6 +1275,12 @@ CREATE INDEX outbox_unpublished ON workspace.outbox USING btree (id) WHERE (publ
 --
 
 CREATE INDEX output_uploads_conversation ON workspace.output_uploads USING btree (conversation_id, created_at);
+
+--
+-- Name: presentations_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX presentations_project ON workspace.presentations USING btree (project_id, created_at DESC, id DESC);
 
 --
 -- Name: project_members_principal; Type: INDEX; Schema: workspace; Owner: -
@@ -1532,6 +1609,20 @@ ALTER TABLE ONLY workspace.output_uploads
 
 ALTER TABLE ONLY workspace.output_uploads
     ADD CONSTRAINT output_uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: presentation_revisions presentation_revisions_presentation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.presentation_revisions
+    ADD CONSTRAINT presentation_revisions_presentation_id_fkey FOREIGN KEY (presentation_id) REFERENCES workspace.presentations(id);
+
+--
+-- Name: presentations presentations_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.presentations
+    ADD CONSTRAINT presentations_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: project_members project_members_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

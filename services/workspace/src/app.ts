@@ -1,5 +1,6 @@
 import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
 import type { ModelClient } from './clients/broker.ts';
+import type { Communications } from './clients/communications.ts';
 import type { Documents } from './clients/documents.ts';
 import type { Intelligence } from './clients/intelligence.ts';
 import { recordActivity } from './commands/activity.ts';
@@ -24,6 +25,8 @@ export interface WorkspaceDeps {
   model?: ModelClient;
   /** The documents service's client (DOCUMENTS_URL); absent: the output upload path answers 503. */
   documents?: Documents;
+  /** The communications service's client (COMMUNICATIONS_URL); absent: sharing a presentation answers 503. */
+  communications?: Communications;
 }
 
 export async function buildApp(deps: WorkspaceDeps) {
@@ -37,6 +40,7 @@ export async function buildApp(deps: WorkspaceDeps) {
     onEmit: recordActivity,
     model: deps.model,
     documents: deps.documents,
+    communications: deps.communications,
   };
   return createServiceApp({
     service: 'workspace',

@@ -22,6 +22,8 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     DOCUMENTS_URL: url(['http:', 'https:']),
     /** The documents storage account output uploads go to (a name in documents' catalog). */
     OUTPUTS_STORAGE_ACCOUNT: str('local'),
+    /** The communications service (sharing a presentation goes through it); unset: a share answers 503. */
+    COMMUNICATIONS_URL: url(['http:', 'https:']),
   });
 
 export type WorkspaceConfig = ReturnType<typeof workspaceConfig>;

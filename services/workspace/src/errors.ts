@@ -230,8 +230,51 @@ export const ERRORS = defineErrors({
   not_own_message: { status: 422, meaning: "The related panel on a turn that is not the caller's own message" },
   documents_not_configured: {
     status: 503,
-    meaning: 'DOCUMENTS_URL is unset: the output upload path is unavailable (inline saves work)',
+    meaning:
+      'DOCUMENTS_URL is unset: the output upload path is unavailable (inline saves work), and so are presentation renders and files',
   },
-  documents_unavailable: { status: 503, meaning: 'The documents service or blob storage did not complete the upload' },
+  documents_unavailable: {
+    status: 503,
+    meaning: 'The documents service or blob storage did not complete the upload (or answer a presentation file)',
+  },
+
+  // Customer presentations (issue 16).
+  presentation_not_found: { status: 404, meaning: 'No such presentation on this project' },
+  presentation_revision_not_found: { status: 404, meaning: 'The presentation has no revision with that number' },
+  invalid_presentation_title: { status: 422, meaning: 'A presentation title is not 1 to 200 characters trimmed' },
+  invalid_outline: {
+    status: 422,
+    meaning: 'An outline is not 1 to 20 slides, each a 1 to 200 character title and at most 4,000 of notes',
+  },
+  invalid_sources: {
+    status: 422,
+    meaning: 'More than 50 sources, or one without a 1 to 200 character title and a 1 to 2,000 character reference',
+  },
+  invalid_slides: {
+    status: 422,
+    meaning: 'An edit is not 1 to 20 slides, each a 1 to 200 character title and a body of at most 4,000',
+  },
+  invalid_recipients: { status: 422, meaning: 'A share does not name 1 to 50 email addresses' },
+  invalid_share_message: { status: 422, meaning: "A share's message is longer than 2,000 characters" },
+  presentation_render_not_failed: {
+    status: 409,
+    meaning: "Resume on a presentation whose latest revision's render did not fail (or that has no revision)",
+  },
+  presentation_revision_not_rendered: {
+    status: 409,
+    meaning: 'A file or share of a revision whose render failed, or of a presentation with no rendered revision',
+  },
+  model_broker_not_configured: {
+    status: 503,
+    meaning: 'BROKER_URL is unset: building a presentation (model-written slides) is unavailable; nothing written',
+  },
+  communications_not_configured: {
+    status: 503,
+    meaning: 'COMMUNICATIONS_URL is unset: sharing a presentation is refused; nothing written',
+  },
+  communications_unavailable: {
+    status: 503,
+    meaning: 'The communications service did not take the share (down, failing or off its contract); nothing written',
+  },
 });
 export type ErrorCode = keyof typeof ERRORS;

@@ -346,6 +346,54 @@ export const events = defineEvents('workspace', {
       actor: Actor,
     }),
   },
+  // Customer presentations (issue 16): ids, revision numbers and fixed values only.
+  'project.presentation_created': {
+    description: 'A customer presentation (outline and sources) was created on a project',
+    payload: Type.Object({ projectId: Id, presentationId: Id, actor: Actor }),
+  },
+  'project.presentation_revised': {
+    description: 'A new revision of a presentation was written (a build from the outline or an edit of its slides)',
+    payload: Type.Object({
+      projectId: Id,
+      presentationId: Id,
+      revision: Type.Integer(),
+      origin: Type.String({ description: 'build or edit' }),
+      status: Type.String({ description: 'rendered or failed' }),
+      actor: Actor,
+    }),
+  },
+  'project.presentation_rendered': {
+    description: "A presentation revision's file was rendered and stored in the documents service",
+    payload: Type.Object({
+      projectId: Id,
+      presentationId: Id,
+      revision: Type.Integer(),
+      documentId: Id,
+      attempts: Type.Integer(),
+      actor: Actor,
+    }),
+  },
+  'project.presentation_render_failed': {
+    description:
+      "A presentation revision's render failed (the model broker or the documents service); resume retries it",
+    payload: Type.Object({
+      projectId: Id,
+      presentationId: Id,
+      revision: Type.Integer(),
+      attempts: Type.Integer(),
+      actor: Actor,
+    }),
+  },
+  'project.presentation_shared': {
+    description: 'A presentation revision was shared through the communications service and pinned as the shared one',
+    payload: Type.Object({
+      projectId: Id,
+      presentationId: Id,
+      revision: Type.Integer(),
+      shareId: Type.String(),
+      actor: Actor,
+    }),
+  },
 });
 
 export type WorkspaceEvent = EventOf<typeof events>;

@@ -1,6 +1,7 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { BrokerModelClient } from './clients/broker.ts';
+import { HttpCommunications } from './clients/communications.ts';
 import { HttpDocuments } from './clients/documents.ts';
 import { HttpIntelligence } from './clients/intelligence.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
@@ -37,6 +38,9 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
           serviceToken: config.SERVICE_TOKEN,
           storageAccount: config.OUTPUTS_STORAGE_ACCOUNT,
         })
+      : undefined,
+    communications: config.COMMUNICATIONS_URL
+      ? new HttpCommunications({ baseUrl: config.COMMUNICATIONS_URL, serviceToken: config.SERVICE_TOKEN })
       : undefined,
   });
   // Digest lines and context packs are written off the read paths, here, one run at a time.

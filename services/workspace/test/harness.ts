@@ -46,6 +46,8 @@ const STATE_TABLES = [
   'redaction_requests',
   'saved_outputs',
   'output_uploads',
+  'presentations',
+  'presentation_revisions',
   'objection_feedback',
   'related_actions',
   'handoffs',
@@ -93,7 +95,10 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export const REDACTION_KEY = 'harness-redaction-approval-key';
 
 export async function harness(
-  opts: { now?: string; app?: Pick<WorkspaceDeps, 'intelligence' | 'redactionApprovalKey' | 'documents'> } = {},
+  opts: {
+    now?: string;
+    app?: Pick<WorkspaceDeps, 'intelligence' | 'redactionApprovalKey' | 'documents' | 'model' | 'communications'>;
+  } = {},
 ) {
   const database = await testDatabase<DB>('workspace', MIGRATIONS);
   let now = new Date(opts.now ?? '2025-06-16T15:00:00Z');

@@ -1,18 +1,45 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { documentedErrorCodes, routeChecks } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpCommunications } from '../src/clients/communications.ts';
 import { ROUTES } from '../src/routes/index.ts';
 import type { View } from '../src/schemas/views.ts';
+import { findPresentation, insertRevision } from '../src/store/presentations.ts';
+import { type FakeCommunications, startFakeCommunications } from './fakes/communications.ts';
 import { MemoryDocuments } from './fakes/documents.ts';
-import { EDITOR, fid, type Harness, harness, OUTSIDER, OWNER, REDACTION_KEY, tag, VIEWER } from './harness.ts';
+import {
+  EDITOR,
+  fid,
+  type Harness,
+  harness,
+  OUTSIDER,
+  OWNER,
+  REDACTION_KEY,
+  SERVICE_TOKEN,
+  tag,
+  VIEWER,
+} from './harness.ts';
 
 let h: Harness;
 /** The documents service the output upload path talks to (issue 16), in memory for these checks. */
 const documents = new MemoryDocuments();
+/** The communications service presentation shares go through (issue 16): the local fake. */
+let communications: FakeCommunications;
 beforeAll(async () => {
-  h = await harness({ app: { documents } });
+  communications = await startFakeCommunications({ serviceToken: SERVICE_TOKEN });
+  h = await harness({
+    app: {
+      documents,
+      // Presentation builds ask a model for each slide's text; here one that answers at once.
+      model: { write: async (req) => `Text for ${req.prompt.split('\n')[0]}` },
+      communications: new HttpCommunications({ baseUrl: communications.url, serviceToken: SERVICE_TOKEN }),
+    },
+  });
 });
-afterAll(async () => h.close_());
+afterAll(async () => {
+  await h.close_();
+  await communications.close();
+});
 
 /** A fresh project with an owner, an editor and a viewer, so each request starts from its own. */
 const projectUrl = async (suffix = '') => `/v1/projects/${(await h.team()).id}${suffix}`;
@@ -158,6 +185,45 @@ const decisionUrl = async (suffix = '') => {
   const url = await projectUrl('/decisions');
   const r = await h.call('POST', url, EDITOR, { data: { title: `Decision ${tag()}` } });
   h.expectStatus('decision', r, 201);
+  return `${url}/${r.data.id}${suffix}`;
+};
+
+/**
+ * A fresh presentation created by OWNER on a fresh team project (issue 16):
+ * `/v1/projects/{id}/presentations/{presentationId}{suffix}`. `failed`: built once (the in-memory
+ * documents service takes no PUT, so the render fails and resume has something to retry);
+ * `rendered`: a rendered revision written as the edit route's transaction writes one.
+ */
+const presentationUrl = async (suffix = '', setup?: 'failed' | 'rendered') => {
+  const url = await projectUrl('/presentations');
+  const r = await h.call('POST', url, OWNER, { data: { title: `Deck ${tag()}`, outline: [{ title: 'Pricing' }] } });
+  h.expectStatus('presentation', r, 201);
+  if (setup === 'failed') {
+    const b = await h.call('POST', `${url}/${r.data.id}/build`, OWNER, {});
+    h.expectStatus('build', b, 201);
+    if (b.data.status !== 'failed') throw new Error('the set-up build should fail');
+  }
+  if (setup === 'rendered') {
+    const p = await findPresentation(h.db, r.data.project_id, r.data.id);
+    if (!p) throw new Error('no presentation');
+    await insertRevision(
+      h.db,
+      p,
+      {
+        origin: 'edit',
+        slides: [{ title: 'Pricing', body: 'Three percent' }],
+        created_by: fid(OWNER),
+        outcome: {
+          status: 'rendered',
+          document_id: randomUUID(),
+          content_type: 'text/html; charset=utf-8',
+          size_bytes: 10,
+          sha256: 'a'.repeat(64),
+        },
+      },
+      h.now(),
+    );
+  }
   return `${url}/${r.data.id}${suffix}`;
 };
 
@@ -500,6 +566,40 @@ describe('15.4 workspace: the checks of every declared command route', () => {
         body: { data: { turn_seq: 1, item_id: 'r-1', action: 'opened' } },
         otherBody: { data: { turn_seq: 1, item_id: 'r-1', action: 'asked' } },
         rules: { replay: '16 WS-402' },
+      },
+      // Customer presentations (issue 16): editors write, so a viewer is refused.
+      'POST /v1/projects/{id}/presentations': {
+        url: () => projectUrl('/presentations'),
+        body: () => ({ data: { title: `Deck ${tag()}`, outline: [{ title: 'Pricing', notes: 'Three percent' }] } }),
+        otherBody: { data: { title: 'Other deck', outline: [{ title: 'Other' }] } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-281', forbidden: '16 WS-281' },
+      },
+      'POST /v1/projects/{id}/presentations/{presentationId}/build': {
+        url: () => presentationUrl('/build'),
+        body: { data: {} },
+        denied: VIEWER,
+        rules: { replay: '16 WS-282', forbidden: '16 WS-282' },
+      },
+      'POST /v1/projects/{id}/presentations/{presentationId}/revisions': {
+        url: () => presentationUrl('/revisions'),
+        body: { data: { slides: [{ title: 'Pricing', body: 'Three percent' }] } },
+        otherBody: { data: { slides: [{ title: 'Pricing', body: 'Four percent' }] } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-283', forbidden: '16 WS-283' },
+      },
+      'POST /v1/projects/{id}/presentations/{presentationId}/resume': {
+        url: () => presentationUrl('/resume', 'failed'),
+        body: { data: {} },
+        denied: VIEWER,
+        rules: { replay: '16 WS-284', forbidden: '16 WS-284' },
+      },
+      'POST /v1/projects/{id}/presentations/{presentationId}/share': {
+        url: () => presentationUrl('/share', 'rendered'),
+        body: { data: { recipients: ['buyer@customer.example'] } },
+        otherBody: { data: { recipients: ['other@customer.example'] } },
+        denied: VIEWER,
+        rules: { replay: '16 WS-285', forbidden: '16 WS-285' },
       },
     },
   });

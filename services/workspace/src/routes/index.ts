@@ -13,6 +13,7 @@ import { itemRoutes } from './items.ts';
 import { memberRoutes } from './members.ts';
 import { outputRoutes } from './outputs.ts';
 import { panelRoutes } from './panels.ts';
+import { presentationRoutes } from './presentations.ts';
 import { projectRoutes } from './projects.ts';
 import { templateRoutes } from './templates.ts';
 import { turnRoutes } from './turns.ts';
@@ -43,4 +44,5 @@ export const ROUTES: Routes = [
   ...exportRoutes,
   ...outputRoutes,
   ...panelRoutes,
+  ...presentationRoutes,
 ];

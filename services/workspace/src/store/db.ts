@@ -308,6 +308,40 @@ export interface OutputUploads {
   title: Generated<string>;
 }
 
+export interface PresentationRevisions {
+  attempts: Generated<number>;
+  content_type: string | null;
+  created_at: Timestamp;
+  created_by: string;
+  document_id: string | null;
+  failure_reason: string | null;
+  origin: string;
+  presentation_id: string;
+  rendered_at: Timestamp | null;
+  revision: number;
+  sha256: string | null;
+  size_bytes: number | null;
+  slides: Json | null;
+  status: string;
+  updated_at: Timestamp;
+}
+
+export interface Presentations {
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  latest_revision: Generated<number>;
+  outline: Json;
+  project_id: string;
+  share_id: string | null;
+  shared_at: Timestamp | null;
+  shared_by: string | null;
+  shared_revision: number | null;
+  sources: Json;
+  title: string;
+  updated_at: Timestamp;
+}
+
 export interface ProjectMembers {
   added_by: string;
   created_at: Timestamp;
@@ -528,6 +562,8 @@ export interface DB {
   objection_feedback: ObjectionFeedback;
   outbox: Outbox;
   output_uploads: OutputUploads;
+  presentation_revisions: PresentationRevisions;
+  presentations: Presentations;
   project_members: ProjectMembers;
   project_templates: ProjectTemplates;
   project_visits: ProjectVisits;
