@@ -26,9 +26,11 @@ export interface RecorderOptions {
   /** Calls per transaction at most. */
   batchSize?: number;
   /**
-   * How long a queued call waits before a write starts when none is in flight: 0 (the default)
-   * writes at once, since every queued call has a caller waiting for it. Tests pass a long one
-   * so that only reads (settled) and close write.
+   * How long a queued call waits before a write starts when none is in flight. Without a
+   * journal 0 (the default) writes at once, since every queued call has a caller waiting for it.
+   * With one nobody waits for the commit, so calls are gathered for JOURNALED_FLUSH_MS and written
+   * together (a commit per call would cost every next call its time on an embedded database's
+   * thread); reads still flush at once. Tests pass a long one so that only reads and close write.
    */
   flushDelayMs?: number;
   /** The first pause after a failed flush; it doubles up to maxRetryMs. */
@@ -91,6 +93,9 @@ export async function writeCalls(db: Db, calls: readonly CompletedCall[], syncCo
  * PostgreSQL only when asked (BROKER_USAGE_SYNC_COMMIT).
  */
 export const usageSyncCommit = (kind: 'pglite' | 'postgres', asked: boolean): boolean => kind !== 'postgres' || asked;
+
+/** How long journaled calls are gathered before their rows are written (they are durable meanwhile). */
+export const JOURNALED_FLUSH_MS = 100;
 
 /** Without the app's logger: one JSON line on stderr, errors by their message. */
 const line = (obj: object) => JSON.stringify(obj, (_k, v) => (v instanceof Error ? v.message : v));
@@ -160,7 +165,7 @@ export class UsageRecorder implements UsageSink {
     private readonly o: RecorderOptions = {},
   ) {
     this.batchSize = o.batchSize ?? 500;
-    this.flushDelayMs = o.flushDelayMs ?? 0;
+    this.flushDelayMs = o.flushDelayMs ?? (o.journal ? JOURNALED_FLUSH_MS : 0);
     this.retryMs = o.retryMs ?? 200;
     this.maxRetryMs = o.maxRetryMs ?? 2_000;
     this.closeAttempts = o.closeAttempts ?? 3;
