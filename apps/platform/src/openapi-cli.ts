@@ -15,7 +15,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'platform-openapi-'));
 const platform = await launch([], { ...process.env, ...throwawayEnv(dataDir), LOG_LEVEL: 'warn' });
 try {
   const doc = platformOpenApi(platform.started);
-  writeFileSync(out, stringify(doc));
+  // No anchors and aliases: a reader (a client generator, the yaml parser's alias limit) sees each schema whole.
+  writeFileSync(out, stringify(doc, { aliasDuplicateObjects: false }));
   console.log(`wrote ${out}: ${Object.keys(doc.paths as object).length} paths`);
 } finally {
   await platform.close();
