@@ -347,6 +347,9 @@ describe('amounts', () => {
       recorded_by: fid(EDITOR),
     });
     expect(Number.isInteger(r.data.amount)).toBe(true);
+    // A second later, so the list's order (oldest first) is the recording order: rows of one
+    // instant of the standing test clock have no order of their own.
+    h.setNow(new Date(h.now().getTime() + 1_000).toISOString());
     const second = await addAmount(p.id, c.id, { stage: 'identified', amount: 5_000, currency: 'EUR' });
     expect(second.status).toBe(201);
     const list = await h.call('GET', caseUrl(p.id, c.id, '/amounts'), VIEWER);
@@ -449,7 +452,9 @@ describe('amounts', () => {
     expect(tied.status).toBe(201);
     expect(tied.data).toMatchObject({ stage: 'collected', tied_to_correction: true });
     await moveTo(p.id, c.id, 'verified');
-    // Cash observed after verification is still recorded.
+    // Cash observed after verification is still recorded (a second later: rows of one instant of
+    // the standing test clock have no order of their own).
+    h.setNow(new Date(h.now().getTime() + 1_000).toISOString());
     const untied = await addAmount(p.id, c.id, {
       stage: 'collected',
       amount: 1_000,
