@@ -10,7 +10,7 @@ import { type ProjectAccess, type Role, readRole, requireRole } from './roles.ts
 export const CONVERSATION_STATUSES = ['active', 'archived'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
-/** utterance (speech), lookup (read-tool stub), output (saved file marker), system (bookkeeping). */
+/** utterance (speech), lookup (what a read tool looked up), output (saved file marker), system (bookkeeping). */
 export const TURN_KINDS = ['utterance', 'lookup', 'output', 'system'] as const;
 export type TurnKind = (typeof TURN_KINDS)[number];
 

@@ -27,7 +27,7 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
 export const ConversationStatusName = literals(CONVERSATION_STATUSES, 'active or archived');
 export const TurnKindName = literals(
   TURN_KINDS,
-  'utterance (speech), lookup (read-tool stub), output (saved file marker) or system (bookkeeping)',
+  'utterance (speech), lookup (what a read tool looked up), output (saved file marker) or system (bookkeeping)',
 );
 
 export const ConversationParams = Type.Object({ id: Uuid });
