@@ -1,5 +1,6 @@
 import { accounting } from './accounting.ts';
 import { broker } from './broker.ts';
+import { construction } from './construction.ts';
 import { documents } from './documents.ts';
 import { identity } from './identity.ts';
 import type { Policy } from './types.ts';
@@ -8,7 +9,7 @@ import { workspace } from './workspace.ts';
 
 export * from './roles.ts';
 export * from './types.ts';
-export { accounting, broker, documents, identity, vendors, workspace };
+export { accounting, broker, construction, documents, identity, vendors, workspace };
 
 /** Every service's policy, by service name: what identity's matrix is built from. A new service adds one here. */
 export const POLICIES: Readonly<Record<string, Policy>> = {
@@ -18,4 +19,5 @@ export const POLICIES: Readonly<Record<string, Policy>> = {
   documents,
   workspace,
   broker,
+  construction,
 };

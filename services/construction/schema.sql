@@ -1,0 +1,483 @@
+--
+-- PostgreSQL database dump
+--
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: construction; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA construction;
+
+--
+-- Name: refuse_change(); Type: FUNCTION; Schema: construction; Owner: -
+--
+
+CREATE FUNCTION construction.refuse_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION '% rows are append-only: % refused', TG_TABLE_NAME, TG_OP USING ERRCODE = 'restrict_violation';
+END $$;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: approval_reviewers; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.approval_reviewers (
+    approval_id uuid NOT NULL,
+    email text NOT NULL,
+    required boolean NOT NULL,
+    response text,
+    note text,
+    responded_by text,
+    responded_at timestamp with time zone,
+    CONSTRAINT approval_reviewers_email_check CHECK ((email = lower(email))),
+    CONSTRAINT approval_reviewers_response_check CHECK ((response = ANY (ARRAY['approved'::text, 'rejected'::text])))
+);
+
+--
+-- Name: approvals; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.approvals (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    subject_type text NOT NULL,
+    subject_id uuid,
+    stage text,
+    status text DEFAULT 'pending'::text NOT NULL,
+    title text DEFAULT ''::text NOT NULL,
+    requested_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone,
+    CONSTRAINT approvals_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text]))),
+    CONSTRAINT approvals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text]))),
+    CONSTRAINT approvals_subject_type_check CHECK ((subject_type = ANY (ARRAY['stage_gate'::text, 'decision'::text, 'budget'::text, 'variation'::text])))
+);
+
+--
+-- Name: baselines; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.baselines (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    seq integer NOT NULL,
+    kind text NOT NULL,
+    variation_id uuid,
+    amount_minor bigint NOT NULL,
+    finish_date date NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT baselines_kind_check CHECK ((kind = ANY (ARRAY['award'::text, 'variation'::text]))),
+    CONSTRAINT baselines_seq_check CHECK ((seq >= 1))
+);
+
+--
+-- Name: development_projects; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.development_projects (
+    id uuid NOT NULL,
+    code text NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    stage text DEFAULT 'initiation'::text NOT NULL,
+    owner_fid text,
+    region text,
+    description text DEFAULT ''::text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT development_projects_kind_check CHECK ((kind = ANY (ARRAY['master_plan'::text, 'ground_up'::text, 'conversion'::text, 'capital_improvement'::text]))),
+    CONSTRAINT development_projects_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text]))),
+    CONSTRAINT development_projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'on_hold'::text, 'cancelled'::text, 'completed'::text])))
+);
+
+--
+-- Name: document_revisions; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.document_revisions (
+    id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    letter text NOT NULL,
+    number integer,
+    state text NOT NULL,
+    based_on_number integer,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    published_at timestamp with time zone,
+    CONSTRAINT document_revisions_state_check CHECK ((state = ANY (ARRAY['draft'::text, 'internal_review'::text, 'reviewed'::text, 'pending_approval'::text, 'approved'::text, 'rejected'::text, 'published'::text])))
+);
+
+--
+-- Name: documents; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.documents (
+    id uuid NOT NULL,
+    code text NOT NULL,
+    title text NOT NULL,
+    doc_type text NOT NULL,
+    discipline text NOT NULL,
+    owner_fid text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: idempotency_keys; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.idempotency_keys (
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    method text NOT NULL,
+    path text NOT NULL,
+    principal_id text NOT NULL,
+    status integer NOT NULL,
+    response jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: outbox; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.outbox (
+    id bigint NOT NULL,
+    event_id uuid NOT NULL,
+    subject text NOT NULL,
+    event_type text NOT NULL,
+    restricted boolean DEFAULT false NOT NULL,
+    payload jsonb NOT NULL,
+    occurred_at timestamp with time zone DEFAULT now() NOT NULL,
+    published_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    claimed_until timestamp with time zone,
+    claim_token uuid
+);
+
+--
+-- Name: outbox_id_seq; Type: SEQUENCE; Schema: construction; Owner: -
+--
+
+CREATE SEQUENCE construction.outbox_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: outbox_id_seq; Type: SEQUENCE OWNED BY; Schema: construction; Owner: -
+--
+
+ALTER SEQUENCE construction.outbox_id_seq OWNED BY construction.outbox.id;
+
+--
+-- Name: project_stages; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.project_stages (
+    project_id uuid NOT NULL,
+    stage text NOT NULL,
+    seq smallint NOT NULL,
+    planned_start date,
+    planned_finish date,
+    forecast_start date,
+    forecast_finish date,
+    actual_start date,
+    actual_finish date,
+    CONSTRAINT project_stages_seq_check CHECK (((seq >= 1) AND (seq <= 7))),
+    CONSTRAINT project_stages_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text])))
+);
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.schema_migrations (
+    id text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: variations; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.variations (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'drafted'::text NOT NULL,
+    cost_change_minor bigint,
+    days integer,
+    approval_id uuid,
+    source_revision_id uuid,
+    baseline_id uuid,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT variations_status_check CHECK ((status = ANY (ARRAY['drafted'::text, 'priced'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'incorporated'::text])))
+);
+
+--
+-- Name: outbox id; Type: DEFAULT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.outbox ALTER COLUMN id SET DEFAULT nextval('construction.outbox_id_seq'::regclass);
+
+--
+-- Name: approval_reviewers approval_reviewers_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.approval_reviewers
+    ADD CONSTRAINT approval_reviewers_pkey PRIMARY KEY (approval_id, email);
+
+--
+-- Name: approvals approvals_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.approvals
+    ADD CONSTRAINT approvals_pkey PRIMARY KEY (id);
+
+--
+-- Name: baselines baselines_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.baselines
+    ADD CONSTRAINT baselines_pkey PRIMARY KEY (id);
+
+--
+-- Name: baselines baselines_project_id_seq_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.baselines
+    ADD CONSTRAINT baselines_project_id_seq_key UNIQUE (project_id, seq);
+
+--
+-- Name: development_projects development_projects_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.development_projects
+    ADD CONSTRAINT development_projects_pkey PRIMARY KEY (id);
+
+--
+-- Name: document_revisions document_revisions_document_id_letter_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_revisions
+    ADD CONSTRAINT document_revisions_document_id_letter_key UNIQUE (document_id, letter);
+
+--
+-- Name: document_revisions document_revisions_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_revisions
+    ADD CONSTRAINT document_revisions_pkey PRIMARY KEY (id);
+
+--
+-- Name: documents documents_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.documents
+    ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+--
+-- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (key);
+
+--
+-- Name: outbox outbox_event_id_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.outbox
+    ADD CONSTRAINT outbox_event_id_key UNIQUE (event_id);
+
+--
+-- Name: outbox outbox_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.outbox
+    ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: project_stages project_stages_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_stages
+    ADD CONSTRAINT project_stages_pkey PRIMARY KEY (project_id, stage);
+
+--
+-- Name: project_stages project_stages_project_id_seq_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_stages
+    ADD CONSTRAINT project_stages_project_id_seq_key UNIQUE (project_id, seq);
+
+--
+-- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: variations variations_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.variations
+    ADD CONSTRAINT variations_pkey PRIMARY KEY (id);
+
+--
+-- Name: approvals_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX approvals_project ON construction.approvals USING btree (project_id, subject_type, stage, status);
+
+--
+-- Name: approvals_subject; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX approvals_subject ON construction.approvals USING btree (subject_id) WHERE (subject_id IS NOT NULL);
+
+--
+-- Name: development_projects_code; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX development_projects_code ON construction.development_projects USING btree (lower(code));
+
+--
+-- Name: document_revisions_number; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX document_revisions_number ON construction.document_revisions USING btree (document_id, number) WHERE (number IS NOT NULL);
+
+--
+-- Name: documents_code; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX documents_code ON construction.documents USING btree (lower(code));
+
+--
+-- Name: idempotency_keys_created; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX idempotency_keys_created ON construction.idempotency_keys USING btree (created_at);
+
+--
+-- Name: outbox_published; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX outbox_published ON construction.outbox USING btree (published_at) WHERE (published_at IS NOT NULL);
+
+--
+-- Name: outbox_unpublished; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX outbox_unpublished ON construction.outbox USING btree (id) WHERE (published_at IS NULL);
+
+--
+-- Name: variations_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX variations_project ON construction.variations USING btree (project_id, status);
+
+--
+-- Name: baselines baselines_immutable; Type: TRIGGER; Schema: construction; Owner: -
+--
+
+CREATE TRIGGER baselines_immutable BEFORE DELETE OR UPDATE ON construction.baselines FOR EACH ROW EXECUTE FUNCTION construction.refuse_change();
+
+--
+-- Name: approval_reviewers approval_reviewers_approval_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.approval_reviewers
+    ADD CONSTRAINT approval_reviewers_approval_id_fkey FOREIGN KEY (approval_id) REFERENCES construction.approvals(id);
+
+--
+-- Name: approvals approvals_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.approvals
+    ADD CONSTRAINT approvals_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: baselines baselines_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.baselines
+    ADD CONSTRAINT baselines_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: document_revisions document_revisions_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_revisions
+    ADD CONSTRAINT document_revisions_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: project_stages project_stages_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_stages
+    ADD CONSTRAINT project_stages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: variations variations_approval_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.variations
+    ADD CONSTRAINT variations_approval_id_fkey FOREIGN KEY (approval_id) REFERENCES construction.approvals(id);
+
+--
+-- Name: variations variations_baseline_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.variations
+    ADD CONSTRAINT variations_baseline_id_fkey FOREIGN KEY (baseline_id) REFERENCES construction.baselines(id);
+
+--
+-- Name: variations variations_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.variations
+    ADD CONSTRAINT variations_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: variations variations_source_revision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.variations
+    ADD CONSTRAINT variations_source_revision_id_fkey FOREIGN KEY (source_revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- PostgreSQL database dump complete
+--

@@ -1,0 +1,62 @@
+import { defineErrors } from '@platform/kit';
+
+/**
+ * Every error code construction answers beyond the kit's own (spec 3, Construction errors):
+ * its status, what it means. Routes declare which of them they answer; the OpenAPI lists them per
+ * status. Areas add their not-found codes here.
+ */
+export const ERRORS = defineErrors({
+  project_not_found: { status: 404, meaning: 'No such development project' },
+  stage_not_found: {
+    status: 404,
+    meaning: 'No such stage (initiation, feasibility, design, permitting, award, construction, closeout)',
+  },
+  package_not_found: { status: 404, meaning: 'No such package' },
+  milestone_not_found: { status: 404, meaning: 'No such milestone' },
+  task_not_found: { status: 404, meaning: 'No such task' },
+  link_not_found: { status: 404, meaning: 'No such link' },
+  document_not_found: { status: 404, meaning: 'No such document' },
+  revision_not_found: { status: 404, meaning: 'No such document revision' },
+  variation_not_found: { status: 404, meaning: 'No such variation' },
+  decision_not_found: { status: 404, meaning: 'No such decision' },
+  approval_not_found: { status: 404, meaning: 'No such approval' },
+  risk_not_found: { status: 404, meaning: 'No such risk' },
+  vendor_not_found: { status: 404, meaning: 'The vendors service knows no such firm' },
+  assignment_not_found: { status: 404, meaning: 'No such assignment of this firm' },
+  fee_not_found: { status: 404, meaning: 'No such design fee of this firm' },
+  attachment_not_found: { status: 404, meaning: 'No such attachment' },
+  award_required: { status: 422, meaning: 'Leaving award takes the award' },
+  package_measured_by_tasks: { status: 422, meaning: 'A package measured by tasks takes no reported figure' },
+  package_of_another_project: { status: 422, meaning: 'The package belongs to another project' },
+  alternative_of_another_decision: { status: 422, meaning: 'The alternative belongs to another decision' },
+  required_reviewer_missing: { status: 422, meaning: 'An approval needs at least one required reviewer' },
+  no_approved_gate: { status: 409, meaning: 'The stage being left has a gate and no approved stage_gate approval' },
+  stage_moved: { status: 409, meaning: 'from_stage no longer matches the current stage' },
+  last_stage: { status: 409, meaning: 'The project is in closeout: complete it instead' },
+  not_in_closeout: { status: 409, meaning: 'A project completes only from closeout' },
+  project_closed: { status: 409, meaning: 'The project is completed or cancelled and takes no more work' },
+  unfinished_prerequisite: { status: 409, meaning: 'A prerequisite of the task is unfinished' },
+  documents_not_current: { status: 409, meaning: 'A required document has no published revision' },
+  dependency_cycle: { status: 409, meaning: 'The dependency would close a cycle' },
+  dependency_exists: { status: 409, meaning: 'The task already waits for that task' },
+  primary_link: { status: 409, meaning: 'The primary link cannot be removed or added twice' },
+  invalid_transition: { status: 409, meaning: "The revision's state does not take this step" },
+  revision_not_approved: { status: 409, meaning: 'Only an approved revision is published' },
+  revision_out_of_date: { status: 409, meaning: 'Another revision was published since this one started' },
+  revision_locked: { status: 409, meaning: 'Files go only on a draft or internal-review revision' },
+  no_baseline: { status: 409, meaning: 'A variation needs the award baseline' },
+  variation_not_open: { status: 409, meaning: 'The variation is no longer drafted or priced' },
+  variation_not_pending: { status: 409, meaning: 'The variation is not submitted for approval' },
+  variation_not_approved: { status: 409, meaning: 'Only an approved variation is incorporated' },
+  already_decided: { status: 409, meaning: 'The decision or approval is settled' },
+  already_answered: { status: 409, meaning: 'The reviewer already answered' },
+  already_complete: { status: 409, meaning: 'The milestone already has an actual date' },
+  same_status: { status: 409, meaning: 'The risk already has that status' },
+  code_taken: { status: 409, meaning: 'Another project or document holds this code' },
+  vendor_not_on_project: { status: 409, meaning: 'The firm is not on the project' },
+  vendor_inactive: { status: 409, meaning: 'The firm is not active' },
+  documents_unavailable: { status: 502, meaning: 'The documents service did not answer' },
+  vendors_unavailable: { status: 502, meaning: 'The vendors service did not answer or its address is unset' },
+  attachments_unavailable: { status: 503, meaning: 'CONSTRUCTION_DOCUMENTS_URL is not set' },
+});
+export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,11 @@
+import { defineEvents, type EventOf } from '@platform/kit';
+import { PROJECT_EVENTS } from './events/projects.ts';
+
+/**
+ * The construction service's events (spec 3 shows none; docs/decisions.md lists them): the only
+ * ones its commands may emit. Each area declares its own in src/events/<area>.ts.
+ */
+export const events = defineEvents('construction', {
+  ...PROJECT_EVENTS,
+});
+export type ConstructionEvent = EventOf<typeof events>;
