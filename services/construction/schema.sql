@@ -105,6 +105,12 @@ CREATE TABLE construction.development_projects (
     created_by text NOT NULL,
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
+    progress numeric(5,2) DEFAULT 0 NOT NULL,
+    next_milestone_due date,
+    last_update_on date,
+    budget_minor bigint DEFAULT 0 NOT NULL,
+    committed_minor bigint DEFAULT 0 NOT NULL,
+    actual_minor bigint DEFAULT 0 NOT NULL,
     CONSTRAINT development_projects_kind_check CHECK ((kind = ANY (ARRAY['master_plan'::text, 'ground_up'::text, 'conversion'::text, 'capital_improvement'::text]))),
     CONSTRAINT development_projects_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text]))),
     CONSTRAINT development_projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'on_hold'::text, 'cancelled'::text, 'completed'::text])))
@@ -160,6 +166,23 @@ CREATE TABLE construction.idempotency_keys (
 );
 
 --
+-- Name: milestones; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.milestones (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    name text NOT NULL,
+    driving_project_id uuid,
+    planned_date date,
+    forecast_date date,
+    actual_date date,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: outbox; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -194,6 +217,39 @@ CREATE SEQUENCE construction.outbox_id_seq
 --
 
 ALTER SEQUENCE construction.outbox_id_seq OWNED BY construction.outbox.id;
+
+--
+-- Name: package_reports; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.package_reports (
+    id uuid NOT NULL,
+    package_id uuid NOT NULL,
+    reported_on date NOT NULL,
+    percent numeric(5,2) NOT NULL,
+    note text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT package_reports_percent_check CHECK (((percent >= (0)::numeric) AND (percent <= (100)::numeric)))
+);
+
+--
+-- Name: packages; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.packages (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    name text NOT NULL,
+    measure text NOT NULL,
+    weight integer DEFAULT 1 NOT NULL,
+    progress numeric(5,2) DEFAULT 0 NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT packages_measure_check CHECK ((measure = ANY (ARRAY['report'::text, 'tasks'::text]))),
+    CONSTRAINT packages_progress_check CHECK (((progress >= (0)::numeric) AND (progress <= (100)::numeric))),
+    CONSTRAINT packages_weight_check CHECK (((weight >= 1) AND (weight <= 1000)))
+);
 
 --
 -- Name: project_stages; Type: TABLE; Schema: construction; Owner: -
@@ -242,6 +298,19 @@ CREATE TABLE construction.variations (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT variations_status_check CHECK ((status = ANY (ARRAY['drafted'::text, 'priced'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'incorporated'::text])))
+);
+
+--
+-- Name: weekly_updates; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.weekly_updates (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    week_of date NOT NULL,
+    summary text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL
 );
 
 --
@@ -314,6 +383,13 @@ ALTER TABLE ONLY construction.idempotency_keys
     ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (key);
 
 --
+-- Name: milestones milestones_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.milestones
+    ADD CONSTRAINT milestones_pkey PRIMARY KEY (id);
+
+--
 -- Name: outbox outbox_event_id_key; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -326,6 +402,20 @@ ALTER TABLE ONLY construction.outbox
 
 ALTER TABLE ONLY construction.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: package_reports package_reports_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.package_reports
+    ADD CONSTRAINT package_reports_pkey PRIMARY KEY (id);
+
+--
+-- Name: packages packages_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.packages
+    ADD CONSTRAINT packages_pkey PRIMARY KEY (id);
 
 --
 -- Name: project_stages project_stages_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -356,6 +446,13 @@ ALTER TABLE ONLY construction.variations
     ADD CONSTRAINT variations_pkey PRIMARY KEY (id);
 
 --
+-- Name: weekly_updates weekly_updates_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.weekly_updates
+    ADD CONSTRAINT weekly_updates_pkey PRIMARY KEY (id);
+
+--
 -- Name: approvals_project; Type: INDEX; Schema: construction; Owner: -
 --
 
@@ -372,6 +469,12 @@ CREATE INDEX approvals_subject ON construction.approvals USING btree (subject_id
 --
 
 CREATE UNIQUE INDEX development_projects_code ON construction.development_projects USING btree (lower(code));
+
+--
+-- Name: development_projects_portfolio; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX development_projects_portfolio ON construction.development_projects USING btree (status, stage, kind);
 
 --
 -- Name: document_revisions_number; Type: INDEX; Schema: construction; Owner: -
@@ -392,6 +495,12 @@ CREATE UNIQUE INDEX documents_code ON construction.documents USING btree (lower(
 CREATE INDEX idempotency_keys_created ON construction.idempotency_keys USING btree (created_at);
 
 --
+-- Name: milestones_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX milestones_project ON construction.milestones USING btree (project_id, forecast_date);
+
+--
 -- Name: outbox_published; Type: INDEX; Schema: construction; Owner: -
 --
 
@@ -404,10 +513,28 @@ CREATE INDEX outbox_published ON construction.outbox USING btree (published_at) 
 CREATE INDEX outbox_unpublished ON construction.outbox USING btree (id) WHERE (published_at IS NULL);
 
 --
+-- Name: package_reports_package; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX package_reports_package ON construction.package_reports USING btree (package_id, reported_on DESC, created_at DESC);
+
+--
+-- Name: packages_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX packages_project ON construction.packages USING btree (project_id, created_at, id);
+
+--
 -- Name: variations_project; Type: INDEX; Schema: construction; Owner: -
 --
 
 CREATE INDEX variations_project ON construction.variations USING btree (project_id, status);
+
+--
+-- Name: weekly_updates_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX weekly_updates_project ON construction.weekly_updates USING btree (project_id, created_at DESC, id DESC);
 
 --
 -- Name: baselines baselines_immutable; Type: TRIGGER; Schema: construction; Owner: -
@@ -444,6 +571,34 @@ ALTER TABLE ONLY construction.document_revisions
     ADD CONSTRAINT document_revisions_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
 
 --
+-- Name: milestones milestones_driving_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.milestones
+    ADD CONSTRAINT milestones_driving_project_id_fkey FOREIGN KEY (driving_project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: milestones milestones_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.milestones
+    ADD CONSTRAINT milestones_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: package_reports package_reports_package_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.package_reports
+    ADD CONSTRAINT package_reports_package_id_fkey FOREIGN KEY (package_id) REFERENCES construction.packages(id);
+
+--
+-- Name: packages packages_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.packages
+    ADD CONSTRAINT packages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
 -- Name: project_stages project_stages_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -477,6 +632,13 @@ ALTER TABLE ONLY construction.variations
 
 ALTER TABLE ONLY construction.variations
     ADD CONSTRAINT variations_source_revision_id_fkey FOREIGN KEY (source_revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- Name: weekly_updates weekly_updates_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.weekly_updates
+    ADD CONSTRAINT weekly_updates_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
 -- PostgreSQL database dump complete

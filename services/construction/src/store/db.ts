@@ -19,6 +19,8 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Numeric = ColumnType<number, number | string, number | string>;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface ApprovalReviewers {
@@ -57,14 +59,20 @@ export interface Baselines {
 }
 
 export interface DevelopmentProjects {
+  actual_minor: Generated<number>;
+  budget_minor: Generated<number>;
   code: string;
+  committed_minor: Generated<number>;
   created_at: Timestamp;
   created_by: string;
   description: Generated<string>;
   id: string;
   kind: string;
+  last_update_on: string | null;
   name: string;
+  next_milestone_due: string | null;
   owner_fid: string | null;
+  progress: Generated<Numeric>;
   region: string | null;
   stage: Generated<string>;
   status: Generated<string>;
@@ -107,6 +115,19 @@ export interface IdempotencyKeys {
   status: number;
 }
 
+export interface Milestones {
+  actual_date: string | null;
+  created_at: Timestamp;
+  created_by: string;
+  driving_project_id: string | null;
+  forecast_date: string | null;
+  id: string;
+  name: string;
+  planned_date: string | null;
+  project_id: string;
+  updated_at: Timestamp;
+}
+
 export interface Outbox {
   attempts: Generated<number>;
   claim_token: string | null;
@@ -120,6 +141,27 @@ export interface Outbox {
   published_at: Timestamp | null;
   restricted: Generated<boolean>;
   subject: string;
+}
+
+export interface PackageReports {
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  note: string | null;
+  package_id: string;
+  percent: Numeric;
+  reported_on: string;
+}
+
+export interface Packages {
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  measure: string;
+  name: string;
+  progress: Generated<Numeric>;
+  project_id: string;
+  weight: Generated<number>;
 }
 
 export interface ProjectStages {
@@ -156,6 +198,15 @@ export interface Variations {
   updated_at: Timestamp;
 }
 
+export interface WeeklyUpdates {
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  project_id: string;
+  summary: string;
+  week_of: string;
+}
+
 export interface DB {
   approval_reviewers: ApprovalReviewers;
   approvals: Approvals;
@@ -164,10 +215,14 @@ export interface DB {
   document_revisions: DocumentRevisions;
   documents: Documents;
   idempotency_keys: IdempotencyKeys;
+  milestones: Milestones;
   outbox: Outbox;
+  package_reports: PackageReports;
+  packages: Packages;
   project_stages: ProjectStages;
   schema_migrations: SchemaMigrations;
   variations: Variations;
+  weekly_updates: WeeklyUpdates;
 }
 
 /** The construction service's database: every table of its schema, the kit's included. */
