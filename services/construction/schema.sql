@@ -20,6 +20,52 @@ SET row_security = off;
 CREATE SCHEMA construction;
 
 --
+-- Name: budget_lines_totals(); Type: FUNCTION; Schema: construction; Owner: -
+--
+
+CREATE FUNCTION construction.budget_lines_totals() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  d_budget bigint := COALESCE(NEW.budget_minor, 0) - COALESCE(OLD.budget_minor, 0);
+  d_committed bigint := COALESCE(NEW.committed_minor, 0) - COALESCE(OLD.committed_minor, 0);
+  d_actual bigint := COALESCE(NEW.actual_minor, 0) - COALESCE(OLD.actual_minor, 0);
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.project_id <> OLD.project_id THEN
+    RAISE EXCEPTION 'budget lines do not move between projects' USING ERRCODE = 'restrict_violation';
+  END IF;
+  IF d_budget <> 0 OR d_committed <> 0 OR d_actual <> 0 THEN
+    UPDATE development_projects SET
+      budget_minor = budget_minor + d_budget,
+      committed_minor = committed_minor + d_committed,
+      actual_minor = actual_minor + d_actual
+    WHERE id = COALESCE(NEW.project_id, OLD.project_id);
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: cost_events_apply(); Type: FUNCTION; Schema: construction; Owner: -
+--
+
+CREATE FUNCTION construction.cost_events_apply() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO budget_lines AS l (project_id, category, budget_minor, committed_minor, actual_minor, created_at, updated_at)
+  VALUES (
+    NEW.project_id, NEW.category, 0,
+    CASE WHEN NEW.kind = 'committed' THEN NEW.amount_minor ELSE 0 END,
+    CASE WHEN NEW.kind = 'actual' THEN NEW.amount_minor ELSE 0 END,
+    NEW.created_at, NEW.created_at)
+  ON CONFLICT (project_id, category) DO UPDATE SET
+    committed_minor = l.committed_minor + EXCLUDED.committed_minor,
+    actual_minor = l.actual_minor + EXCLUDED.actual_minor,
+    updated_at = GREATEST(l.updated_at, EXCLUDED.updated_at);
+  RETURN NULL;
+END $$;
+
+--
 -- Name: refuse_change(); Type: FUNCTION; Schema: construction; Owner: -
 --
 
@@ -86,6 +132,39 @@ CREATE TABLE construction.baselines (
     created_at timestamp with time zone NOT NULL,
     CONSTRAINT baselines_kind_check CHECK ((kind = ANY (ARRAY['award'::text, 'variation'::text]))),
     CONSTRAINT baselines_seq_check CHECK ((seq >= 1))
+);
+
+--
+-- Name: budget_lines; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.budget_lines (
+    project_id uuid NOT NULL,
+    category text NOT NULL,
+    budget_minor bigint DEFAULT 0 NOT NULL,
+    committed_minor bigint DEFAULT 0 NOT NULL,
+    actual_minor bigint DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT budget_lines_budget_minor_check CHECK ((budget_minor >= 0))
+);
+
+--
+-- Name: cost_events; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.cost_events (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    category text NOT NULL,
+    kind text NOT NULL,
+    amount_minor bigint NOT NULL,
+    occurred_on date NOT NULL,
+    description text,
+    reverses_id uuid,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT cost_events_kind_check CHECK ((kind = ANY (ARRAY['committed'::text, 'actual'::text])))
 );
 
 --
@@ -252,6 +331,22 @@ CREATE TABLE construction.packages (
 );
 
 --
+-- Name: project_relations; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.project_relations (
+    id uuid NOT NULL,
+    from_project_id uuid NOT NULL,
+    to_project_id uuid NOT NULL,
+    relation_type text NOT NULL,
+    note text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT project_relations_check CHECK ((from_project_id <> to_project_id)),
+    CONSTRAINT project_relations_relation_type_check CHECK ((relation_type = ANY (ARRAY['parent_of'::text, 'depends_on'::text, 'blocks'::text, 'updates'::text, 'shared_milestone'::text, 'related_to'::text])))
+);
+
+--
 -- Name: project_stages; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -277,6 +372,86 @@ CREATE TABLE construction.schema_migrations (
     id text NOT NULL,
     checksum text NOT NULL,
     applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: task_dependencies; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.task_dependencies (
+    task_id uuid NOT NULL,
+    depends_on_task_id uuid NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT task_dependencies_check CHECK ((task_id <> depends_on_task_id))
+);
+
+--
+-- Name: task_documents; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.task_documents (
+    task_id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    revision_id uuid,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: task_links; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.task_links (
+    task_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    relationship_type text NOT NULL,
+    share integer,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT task_links_relationship_type_check CHECK ((relationship_type = ANY (ARRAY['primary'::text, 'affects'::text, 'shared'::text, 'deliverable_for'::text]))),
+    CONSTRAINT task_links_share_check CHECK (((share >= 0) AND (share <= 100)))
+);
+
+--
+-- Name: task_notes; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.task_notes (
+    id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    body text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: tasks; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.tasks (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    owner_fid text,
+    package_id uuid,
+    vendor_id uuid,
+    status text DEFAULT 'not_started'::text NOT NULL,
+    percent_complete integer DEFAULT 0 NOT NULL,
+    planned_start date,
+    planned_finish date,
+    forecast_finish date,
+    blocked_reason text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT tasks_check CHECK (((blocked_reason IS NULL) OR (status = 'blocked'::text))),
+    CONSTRAINT tasks_check1 CHECK (((status <> 'done'::text) OR (percent_complete = 100))),
+    CONSTRAINT tasks_check2 CHECK (((planned_start IS NULL) OR (planned_finish IS NULL) OR (planned_start <= planned_finish))),
+    CONSTRAINT tasks_percent_complete_check CHECK (((percent_complete >= 0) AND (percent_complete <= 100))),
+    CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['not_started'::text, 'in_progress'::text, 'blocked'::text, 'done'::text])))
 );
 
 --
@@ -346,6 +521,20 @@ ALTER TABLE ONLY construction.baselines
 
 ALTER TABLE ONLY construction.baselines
     ADD CONSTRAINT baselines_project_id_seq_key UNIQUE (project_id, seq);
+
+--
+-- Name: budget_lines budget_lines_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.budget_lines
+    ADD CONSTRAINT budget_lines_pkey PRIMARY KEY (project_id, category);
+
+--
+-- Name: cost_events cost_events_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.cost_events
+    ADD CONSTRAINT cost_events_pkey PRIMARY KEY (id);
 
 --
 -- Name: development_projects development_projects_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -418,6 +607,20 @@ ALTER TABLE ONLY construction.packages
     ADD CONSTRAINT packages_pkey PRIMARY KEY (id);
 
 --
+-- Name: project_relations project_relations_from_project_id_to_project_id_relation_ty_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_relations
+    ADD CONSTRAINT project_relations_from_project_id_to_project_id_relation_ty_key UNIQUE (from_project_id, to_project_id, relation_type);
+
+--
+-- Name: project_relations project_relations_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_relations
+    ADD CONSTRAINT project_relations_pkey PRIMARY KEY (id);
+
+--
 -- Name: project_stages project_stages_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -437,6 +640,41 @@ ALTER TABLE ONLY construction.project_stages
 
 ALTER TABLE ONLY construction.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: task_dependencies task_dependencies_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_dependencies
+    ADD CONSTRAINT task_dependencies_pkey PRIMARY KEY (task_id, depends_on_task_id);
+
+--
+-- Name: task_documents task_documents_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_documents
+    ADD CONSTRAINT task_documents_pkey PRIMARY KEY (task_id, document_id);
+
+--
+-- Name: task_links task_links_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_links
+    ADD CONSTRAINT task_links_pkey PRIMARY KEY (task_id, project_id);
+
+--
+-- Name: task_notes task_notes_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_notes
+    ADD CONSTRAINT task_notes_pkey PRIMARY KEY (id);
+
+--
+-- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.tasks
+    ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
 
 --
 -- Name: variations variations_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -463,6 +701,18 @@ CREATE INDEX approvals_project ON construction.approvals USING btree (project_id
 --
 
 CREATE INDEX approvals_subject ON construction.approvals USING btree (subject_id) WHERE (subject_id IS NOT NULL);
+
+--
+-- Name: cost_events_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX cost_events_project ON construction.cost_events USING btree (project_id, occurred_on DESC, created_at DESC, id DESC);
+
+--
+-- Name: cost_events_reverses; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX cost_events_reverses ON construction.cost_events USING btree (reverses_id) WHERE (reverses_id IS NOT NULL);
 
 --
 -- Name: development_projects_code; Type: INDEX; Schema: construction; Owner: -
@@ -525,6 +775,60 @@ CREATE INDEX package_reports_package ON construction.package_reports USING btree
 CREATE INDEX packages_project ON construction.packages USING btree (project_id, created_at, id);
 
 --
+-- Name: project_relations_to; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX project_relations_to ON construction.project_relations USING btree (to_project_id);
+
+--
+-- Name: task_dependencies_dependents; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX task_dependencies_dependents ON construction.task_dependencies USING btree (depends_on_task_id, task_id);
+
+--
+-- Name: task_links_one_primary; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX task_links_one_primary ON construction.task_links USING btree (task_id) WHERE (relationship_type = 'primary'::text);
+
+--
+-- Name: task_links_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX task_links_project ON construction.task_links USING btree (project_id, task_id);
+
+--
+-- Name: task_notes_task; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX task_notes_task ON construction.task_notes USING btree (task_id, created_at, id);
+
+--
+-- Name: tasks_owner; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX tasks_owner ON construction.tasks USING btree (owner_fid) WHERE (owner_fid IS NOT NULL);
+
+--
+-- Name: tasks_package; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX tasks_package ON construction.tasks USING btree (package_id) WHERE (package_id IS NOT NULL);
+
+--
+-- Name: tasks_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX tasks_project ON construction.tasks USING btree (project_id, created_at, id);
+
+--
+-- Name: tasks_vendor; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX tasks_vendor ON construction.tasks USING btree (vendor_id) WHERE (vendor_id IS NOT NULL);
+
+--
 -- Name: variations_project; Type: INDEX; Schema: construction; Owner: -
 --
 
@@ -541,6 +845,24 @@ CREATE INDEX weekly_updates_project ON construction.weekly_updates USING btree (
 --
 
 CREATE TRIGGER baselines_immutable BEFORE DELETE OR UPDATE ON construction.baselines FOR EACH ROW EXECUTE FUNCTION construction.refuse_change();
+
+--
+-- Name: budget_lines budget_lines_totals; Type: TRIGGER; Schema: construction; Owner: -
+--
+
+CREATE TRIGGER budget_lines_totals AFTER INSERT OR DELETE OR UPDATE ON construction.budget_lines FOR EACH ROW EXECUTE FUNCTION construction.budget_lines_totals();
+
+--
+-- Name: cost_events cost_events_apply; Type: TRIGGER; Schema: construction; Owner: -
+--
+
+CREATE TRIGGER cost_events_apply AFTER INSERT ON construction.cost_events FOR EACH ROW EXECUTE FUNCTION construction.cost_events_apply();
+
+--
+-- Name: cost_events cost_events_immutable; Type: TRIGGER; Schema: construction; Owner: -
+--
+
+CREATE TRIGGER cost_events_immutable BEFORE DELETE OR UPDATE ON construction.cost_events FOR EACH ROW EXECUTE FUNCTION construction.refuse_change();
 
 --
 -- Name: approval_reviewers approval_reviewers_approval_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
@@ -562,6 +884,27 @@ ALTER TABLE ONLY construction.approvals
 
 ALTER TABLE ONLY construction.baselines
     ADD CONSTRAINT baselines_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: budget_lines budget_lines_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.budget_lines
+    ADD CONSTRAINT budget_lines_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: cost_events cost_events_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.cost_events
+    ADD CONSTRAINT cost_events_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: cost_events cost_events_reverses_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.cost_events
+    ADD CONSTRAINT cost_events_reverses_id_fkey FOREIGN KEY (reverses_id) REFERENCES construction.cost_events(id);
 
 --
 -- Name: document_revisions document_revisions_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
@@ -599,11 +942,95 @@ ALTER TABLE ONLY construction.packages
     ADD CONSTRAINT packages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
+-- Name: project_relations project_relations_from_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_relations
+    ADD CONSTRAINT project_relations_from_project_id_fkey FOREIGN KEY (from_project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: project_relations project_relations_to_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_relations
+    ADD CONSTRAINT project_relations_to_project_id_fkey FOREIGN KEY (to_project_id) REFERENCES construction.development_projects(id);
+
+--
 -- Name: project_stages project_stages_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
 --
 
 ALTER TABLE ONLY construction.project_stages
     ADD CONSTRAINT project_stages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: task_dependencies task_dependencies_depends_on_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_dependencies
+    ADD CONSTRAINT task_dependencies_depends_on_task_id_fkey FOREIGN KEY (depends_on_task_id) REFERENCES construction.tasks(id);
+
+--
+-- Name: task_dependencies task_dependencies_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_dependencies
+    ADD CONSTRAINT task_dependencies_task_id_fkey FOREIGN KEY (task_id) REFERENCES construction.tasks(id);
+
+--
+-- Name: task_documents task_documents_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_documents
+    ADD CONSTRAINT task_documents_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: task_documents task_documents_revision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_documents
+    ADD CONSTRAINT task_documents_revision_id_fkey FOREIGN KEY (revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- Name: task_documents task_documents_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_documents
+    ADD CONSTRAINT task_documents_task_id_fkey FOREIGN KEY (task_id) REFERENCES construction.tasks(id);
+
+--
+-- Name: task_links task_links_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_links
+    ADD CONSTRAINT task_links_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: task_links task_links_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_links
+    ADD CONSTRAINT task_links_task_id_fkey FOREIGN KEY (task_id) REFERENCES construction.tasks(id);
+
+--
+-- Name: task_notes task_notes_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.task_notes
+    ADD CONSTRAINT task_notes_task_id_fkey FOREIGN KEY (task_id) REFERENCES construction.tasks(id);
+
+--
+-- Name: tasks tasks_package_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.tasks
+    ADD CONSTRAINT tasks_package_id_fkey FOREIGN KEY (package_id) REFERENCES construction.packages(id);
+
+--
+-- Name: tasks tasks_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.tasks
+    ADD CONSTRAINT tasks_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
 -- Name: variations variations_approval_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -

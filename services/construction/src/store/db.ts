@@ -58,6 +58,29 @@ export interface Baselines {
   variation_id: string | null;
 }
 
+export interface BudgetLines {
+  actual_minor: Generated<number>;
+  budget_minor: Generated<number>;
+  category: string;
+  committed_minor: Generated<number>;
+  created_at: Timestamp;
+  project_id: string;
+  updated_at: Timestamp;
+}
+
+export interface CostEvents {
+  amount_minor: number;
+  category: string;
+  created_at: Timestamp;
+  created_by: string;
+  description: string | null;
+  id: string;
+  kind: string;
+  occurred_on: string;
+  project_id: string;
+  reverses_id: string | null;
+}
+
 export interface DevelopmentProjects {
   actual_minor: Generated<number>;
   budget_minor: Generated<number>;
@@ -164,6 +187,16 @@ export interface Packages {
   weight: Generated<number>;
 }
 
+export interface ProjectRelations {
+  created_at: Timestamp;
+  created_by: string;
+  from_project_id: string;
+  id: string;
+  note: string | null;
+  relation_type: string;
+  to_project_id: string;
+}
+
 export interface ProjectStages {
   actual_finish: string | null;
   actual_start: string | null;
@@ -180,6 +213,58 @@ export interface SchemaMigrations {
   applied_at: Generated<Timestamp>;
   checksum: string;
   id: string;
+}
+
+export interface TaskDependencies {
+  created_at: Timestamp;
+  created_by: string;
+  depends_on_task_id: string;
+  task_id: string;
+}
+
+export interface TaskDocuments {
+  created_at: Timestamp;
+  created_by: string;
+  document_id: string;
+  revision_id: string | null;
+  task_id: string;
+  updated_at: Timestamp;
+}
+
+export interface TaskLinks {
+  created_at: Timestamp;
+  created_by: string;
+  project_id: string;
+  relationship_type: string;
+  share: number | null;
+  task_id: string;
+}
+
+export interface TaskNotes {
+  body: string;
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  task_id: string;
+}
+
+export interface Tasks {
+  blocked_reason: string | null;
+  created_at: Timestamp;
+  created_by: string;
+  description: Generated<string>;
+  forecast_finish: string | null;
+  id: string;
+  owner_fid: string | null;
+  package_id: string | null;
+  percent_complete: Generated<number>;
+  planned_finish: string | null;
+  planned_start: string | null;
+  project_id: string;
+  status: Generated<string>;
+  title: string;
+  updated_at: Timestamp;
+  vendor_id: string | null;
 }
 
 export interface Variations {
@@ -211,6 +296,8 @@ export interface DB {
   approval_reviewers: ApprovalReviewers;
   approvals: Approvals;
   baselines: Baselines;
+  budget_lines: BudgetLines;
+  cost_events: CostEvents;
   development_projects: DevelopmentProjects;
   document_revisions: DocumentRevisions;
   documents: Documents;
@@ -219,8 +306,14 @@ export interface DB {
   outbox: Outbox;
   package_reports: PackageReports;
   packages: Packages;
+  project_relations: ProjectRelations;
   project_stages: ProjectStages;
   schema_migrations: SchemaMigrations;
+  task_dependencies: TaskDependencies;
+  task_documents: TaskDocuments;
+  task_links: TaskLinks;
+  task_notes: TaskNotes;
+  tasks: Tasks;
   variations: Variations;
   weekly_updates: WeeklyUpdates;
 }
