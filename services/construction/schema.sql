@@ -81,6 +81,19 @@ SET default_tablespace = '';
 SET default_table_access_method = heap;
 
 --
+-- Name: activity; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.activity (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    type text NOT NULL,
+    actor_fid text NOT NULL,
+    data jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: approval_reviewers; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -114,6 +127,23 @@ CREATE TABLE construction.approvals (
     CONSTRAINT approvals_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text]))),
     CONSTRAINT approvals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text]))),
     CONSTRAINT approvals_subject_type_check CHECK ((subject_type = ANY (ARRAY['stage_gate'::text, 'decision'::text, 'budget'::text, 'variation'::text])))
+);
+
+--
+-- Name: attachments; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.attachments (
+    id uuid NOT NULL,
+    record_type text NOT NULL,
+    record_id uuid NOT NULL,
+    document_id text NOT NULL,
+    blob_name text NOT NULL,
+    filename text NOT NULL,
+    content_type text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT attachments_record_type_check CHECK ((record_type = ANY (ARRAY['task'::text, 'document_revision'::text])))
 );
 
 --
@@ -168,6 +198,69 @@ CREATE TABLE construction.cost_events (
 );
 
 --
+-- Name: decision_alternatives; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.decision_alternatives (
+    id uuid NOT NULL,
+    decision_id uuid NOT NULL,
+    seq smallint NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    cost_minor bigint,
+    CONSTRAINT decision_alternatives_seq_check CHECK ((seq >= 1))
+);
+
+--
+-- Name: decision_participants; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.decision_participants (
+    decision_id uuid NOT NULL,
+    participant_fid text NOT NULL
+);
+
+--
+-- Name: decisions; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.decisions (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    question text NOT NULL,
+    context text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    outcome text,
+    alternative_id uuid,
+    cost_minor bigint,
+    decided_by text,
+    decided_at timestamp with time zone,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT decisions_check CHECK (((status = 'decided'::text) = (outcome IS NOT NULL))),
+    CONSTRAINT decisions_status_check CHECK ((status = ANY (ARRAY['open'::text, 'decided'::text])))
+);
+
+--
+-- Name: design_fees; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.design_fees (
+    id uuid NOT NULL,
+    vendor_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    description text NOT NULL,
+    agreed_minor bigint NOT NULL,
+    invoiced_minor bigint DEFAULT 0 NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT design_fees_agreed_minor_check CHECK ((agreed_minor >= 0)),
+    CONSTRAINT design_fees_check CHECK (((invoiced_minor >= 0) AND (invoiced_minor <= agreed_minor))),
+    CONSTRAINT design_fees_description_check CHECK (((length(description) >= 1) AND (length(description) <= 500)))
+);
+
+--
 -- Name: development_projects; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -196,6 +289,41 @@ CREATE TABLE construction.development_projects (
 );
 
 --
+-- Name: document_impacts; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.document_impacts (
+    id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    revision_id uuid NOT NULL,
+    number integer NOT NULL,
+    summary text DEFAULT ''::text NOT NULL,
+    cost_minor bigint,
+    days integer,
+    variation_id uuid,
+    recorded_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: document_links; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.document_links (
+    id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    target_type text NOT NULL,
+    target_id text NOT NULL,
+    stage text,
+    project_id uuid,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT document_links_check CHECK (((target_type = 'stage'::text) = (stage IS NOT NULL))),
+    CONSTRAINT document_links_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text]))),
+    CONSTRAINT document_links_target_type_check CHECK ((target_type = ANY (ARRAY['project'::text, 'stage'::text, 'task'::text, 'milestone'::text, 'firm'::text])))
+);
+
+--
 -- Name: document_revisions; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -214,6 +342,23 @@ CREATE TABLE construction.document_revisions (
 );
 
 --
+-- Name: document_trail; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.document_trail (
+    id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    revision_id uuid,
+    action text NOT NULL,
+    from_state text,
+    to_state text,
+    note text,
+    actor_fid text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    CONSTRAINT document_trail_action_check CHECK ((action = ANY (ARRAY['registered'::text, 'updated'::text, 'revision_started'::text, 'prepared'::text, 'reviewed'::text, 'submitted_for_approval'::text, 'approved'::text, 'rejected'::text, 'published'::text, 'linked'::text, 'unlinked'::text])))
+);
+
+--
 -- Name: documents; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -227,6 +372,22 @@ CREATE TABLE construction.documents (
     created_by text NOT NULL,
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: fee_invoices; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.fee_invoices (
+    id uuid NOT NULL,
+    fee_id uuid NOT NULL,
+    number text NOT NULL,
+    amount_minor bigint NOT NULL,
+    invoiced_on date NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT fee_invoices_amount_minor_check CHECK ((amount_minor > 0)),
+    CONSTRAINT fee_invoices_number_check CHECK (((length(number) >= 1) AND (length(number) <= 100)))
 );
 
 --
@@ -331,6 +492,22 @@ CREATE TABLE construction.packages (
 );
 
 --
+-- Name: project_awards; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.project_awards (
+    project_id uuid NOT NULL,
+    contract_sum_minor bigint NOT NULL,
+    completion_date date NOT NULL,
+    vendor_id uuid,
+    awarded_on date NOT NULL,
+    baseline_id uuid NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT project_awards_contract_sum_minor_check CHECK ((contract_sum_minor >= 0))
+);
+
+--
 -- Name: project_relations; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -362,6 +539,27 @@ CREATE TABLE construction.project_stages (
     actual_finish date,
     CONSTRAINT project_stages_seq_check CHECK (((seq >= 1) AND (seq <= 7))),
     CONSTRAINT project_stages_stage_check CHECK ((stage = ANY (ARRAY['initiation'::text, 'feasibility'::text, 'design'::text, 'permitting'::text, 'award'::text, 'construction'::text, 'closeout'::text])))
+);
+
+--
+-- Name: risks; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.risks (
+    id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    likelihood text,
+    impact text,
+    owner_fid text,
+    status text DEFAULT 'open'::text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT risks_impact_check CHECK ((impact = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text]))),
+    CONSTRAINT risks_likelihood_check CHECK ((likelihood = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text]))),
+    CONSTRAINT risks_status_check CHECK ((status = ANY (ARRAY['open'::text, 'mitigated'::text, 'closed'::text, 'happened'::text])))
 );
 
 --
@@ -476,6 +674,26 @@ CREATE TABLE construction.variations (
 );
 
 --
+-- Name: vendor_assignments; Type: TABLE; Schema: construction; Owner: -
+--
+
+CREATE TABLE construction.vendor_assignments (
+    id uuid NOT NULL,
+    vendor_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    role text NOT NULL,
+    contact_id uuid,
+    started_on date NOT NULL,
+    ended_on date,
+    ended_by text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT vendor_assignments_check CHECK ((ended_on >= started_on)),
+    CONSTRAINT vendor_assignments_role_check CHECK (((length(role) >= 1) AND (length(role) <= 100)))
+);
+
+--
 -- Name: weekly_updates; Type: TABLE; Schema: construction; Owner: -
 --
 
@@ -495,6 +713,13 @@ CREATE TABLE construction.weekly_updates (
 ALTER TABLE ONLY construction.outbox ALTER COLUMN id SET DEFAULT nextval('construction.outbox_id_seq'::regclass);
 
 --
+-- Name: activity activity_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.activity
+    ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
 -- Name: approval_reviewers approval_reviewers_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -507,6 +732,13 @@ ALTER TABLE ONLY construction.approval_reviewers
 
 ALTER TABLE ONLY construction.approvals
     ADD CONSTRAINT approvals_pkey PRIMARY KEY (id);
+
+--
+-- Name: attachments attachments_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.attachments
+    ADD CONSTRAINT attachments_pkey PRIMARY KEY (id);
 
 --
 -- Name: baselines baselines_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -537,11 +769,74 @@ ALTER TABLE ONLY construction.cost_events
     ADD CONSTRAINT cost_events_pkey PRIMARY KEY (id);
 
 --
+-- Name: decision_alternatives decision_alternatives_decision_id_id_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_alternatives
+    ADD CONSTRAINT decision_alternatives_decision_id_id_key UNIQUE (decision_id, id);
+
+--
+-- Name: decision_alternatives decision_alternatives_decision_id_seq_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_alternatives
+    ADD CONSTRAINT decision_alternatives_decision_id_seq_key UNIQUE (decision_id, seq);
+
+--
+-- Name: decision_alternatives decision_alternatives_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_alternatives
+    ADD CONSTRAINT decision_alternatives_pkey PRIMARY KEY (id);
+
+--
+-- Name: decision_participants decision_participants_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_participants
+    ADD CONSTRAINT decision_participants_pkey PRIMARY KEY (decision_id, participant_fid);
+
+--
+-- Name: decisions decisions_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decisions
+    ADD CONSTRAINT decisions_pkey PRIMARY KEY (id);
+
+--
+-- Name: design_fees design_fees_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.design_fees
+    ADD CONSTRAINT design_fees_pkey PRIMARY KEY (id);
+
+--
 -- Name: development_projects development_projects_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
 ALTER TABLE ONLY construction.development_projects
     ADD CONSTRAINT development_projects_pkey PRIMARY KEY (id);
+
+--
+-- Name: document_impacts document_impacts_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_impacts
+    ADD CONSTRAINT document_impacts_pkey PRIMARY KEY (id);
+
+--
+-- Name: document_impacts document_impacts_revision_id_key; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_impacts
+    ADD CONSTRAINT document_impacts_revision_id_key UNIQUE (revision_id);
+
+--
+-- Name: document_links document_links_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_links
+    ADD CONSTRAINT document_links_pkey PRIMARY KEY (id);
 
 --
 -- Name: document_revisions document_revisions_document_id_letter_key; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -558,11 +853,25 @@ ALTER TABLE ONLY construction.document_revisions
     ADD CONSTRAINT document_revisions_pkey PRIMARY KEY (id);
 
 --
+-- Name: document_trail document_trail_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_trail
+    ADD CONSTRAINT document_trail_pkey PRIMARY KEY (id);
+
+--
 -- Name: documents documents_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
 ALTER TABLE ONLY construction.documents
     ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+--
+-- Name: fee_invoices fee_invoices_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.fee_invoices
+    ADD CONSTRAINT fee_invoices_pkey PRIMARY KEY (id);
 
 --
 -- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -607,6 +916,13 @@ ALTER TABLE ONLY construction.packages
     ADD CONSTRAINT packages_pkey PRIMARY KEY (id);
 
 --
+-- Name: project_awards project_awards_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_awards
+    ADD CONSTRAINT project_awards_pkey PRIMARY KEY (project_id);
+
+--
 -- Name: project_relations project_relations_from_project_id_to_project_id_relation_ty_key; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -633,6 +949,13 @@ ALTER TABLE ONLY construction.project_stages
 
 ALTER TABLE ONLY construction.project_stages
     ADD CONSTRAINT project_stages_project_id_seq_key UNIQUE (project_id, seq);
+
+--
+-- Name: risks risks_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.risks
+    ADD CONSTRAINT risks_pkey PRIMARY KEY (id);
 
 --
 -- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
@@ -684,11 +1007,24 @@ ALTER TABLE ONLY construction.variations
     ADD CONSTRAINT variations_pkey PRIMARY KEY (id);
 
 --
+-- Name: vendor_assignments vendor_assignments_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.vendor_assignments
+    ADD CONSTRAINT vendor_assignments_pkey PRIMARY KEY (id);
+
+--
 -- Name: weekly_updates weekly_updates_pkey; Type: CONSTRAINT; Schema: construction; Owner: -
 --
 
 ALTER TABLE ONLY construction.weekly_updates
     ADD CONSTRAINT weekly_updates_pkey PRIMARY KEY (id);
+
+--
+-- Name: activity_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX activity_project ON construction.activity USING btree (project_id, created_at DESC, id DESC);
 
 --
 -- Name: approvals_project; Type: INDEX; Schema: construction; Owner: -
@@ -703,6 +1039,12 @@ CREATE INDEX approvals_project ON construction.approvals USING btree (project_id
 CREATE INDEX approvals_subject ON construction.approvals USING btree (subject_id) WHERE (subject_id IS NOT NULL);
 
 --
+-- Name: attachments_record; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX attachments_record ON construction.attachments USING btree (record_type, record_id, created_at, id);
+
+--
 -- Name: cost_events_project; Type: INDEX; Schema: construction; Owner: -
 --
 
@@ -713,6 +1055,24 @@ CREATE INDEX cost_events_project ON construction.cost_events USING btree (projec
 --
 
 CREATE UNIQUE INDEX cost_events_reverses ON construction.cost_events USING btree (reverses_id) WHERE (reverses_id IS NOT NULL);
+
+--
+-- Name: decisions_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX decisions_project ON construction.decisions USING btree (project_id, created_at);
+
+--
+-- Name: design_fees_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX design_fees_project ON construction.design_fees USING btree (project_id, vendor_id);
+
+--
+-- Name: design_fees_vendor; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX design_fees_vendor ON construction.design_fees USING btree (vendor_id, created_at, id);
 
 --
 -- Name: development_projects_code; Type: INDEX; Schema: construction; Owner: -
@@ -727,16 +1087,52 @@ CREATE UNIQUE INDEX development_projects_code ON construction.development_projec
 CREATE INDEX development_projects_portfolio ON construction.development_projects USING btree (status, stage, kind);
 
 --
+-- Name: document_impacts_document; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX document_impacts_document ON construction.document_impacts USING btree (document_id, number);
+
+--
+-- Name: document_links_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX document_links_project ON construction.document_links USING btree (project_id, document_id) WHERE (project_id IS NOT NULL);
+
+--
+-- Name: document_links_target; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX document_links_target ON construction.document_links USING btree (document_id, target_type, target_id, COALESCE(stage, ''::text));
+
+--
 -- Name: document_revisions_number; Type: INDEX; Schema: construction; Owner: -
 --
 
 CREATE UNIQUE INDEX document_revisions_number ON construction.document_revisions USING btree (document_id, number) WHERE (number IS NOT NULL);
 
 --
+-- Name: document_trail_document; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX document_trail_document ON construction.document_trail USING btree (document_id, at, id);
+
+--
 -- Name: documents_code; Type: INDEX; Schema: construction; Owner: -
 --
 
 CREATE UNIQUE INDEX documents_code ON construction.documents USING btree (lower(code));
+
+--
+-- Name: fee_invoices_fee; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX fee_invoices_fee ON construction.fee_invoices USING btree (fee_id, invoiced_on DESC, created_at DESC, id DESC);
+
+--
+-- Name: fee_invoices_number; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE UNIQUE INDEX fee_invoices_number ON construction.fee_invoices USING btree (fee_id, lower(number));
 
 --
 -- Name: idempotency_keys_created; Type: INDEX; Schema: construction; Owner: -
@@ -779,6 +1175,12 @@ CREATE INDEX packages_project ON construction.packages USING btree (project_id, 
 --
 
 CREATE INDEX project_relations_to ON construction.project_relations USING btree (to_project_id);
+
+--
+-- Name: risks_project; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX risks_project ON construction.risks USING btree (project_id, created_at);
 
 --
 -- Name: task_dependencies_dependents; Type: INDEX; Schema: construction; Owner: -
@@ -829,10 +1231,28 @@ CREATE INDEX tasks_project ON construction.tasks USING btree (project_id, create
 CREATE INDEX tasks_vendor ON construction.tasks USING btree (vendor_id) WHERE (vendor_id IS NOT NULL);
 
 --
+-- Name: variations_approval; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX variations_approval ON construction.variations USING btree (approval_id) WHERE (approval_id IS NOT NULL);
+
+--
 -- Name: variations_project; Type: INDEX; Schema: construction; Owner: -
 --
 
 CREATE INDEX variations_project ON construction.variations USING btree (project_id, status);
+
+--
+-- Name: vendor_assignments_project_open; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX vendor_assignments_project_open ON construction.vendor_assignments USING btree (project_id, vendor_id) WHERE (ended_on IS NULL);
+
+--
+-- Name: vendor_assignments_vendor; Type: INDEX; Schema: construction; Owner: -
+--
+
+CREATE INDEX vendor_assignments_vendor ON construction.vendor_assignments USING btree (vendor_id, ((ended_on IS NOT NULL)), created_at, id);
 
 --
 -- Name: weekly_updates_project; Type: INDEX; Schema: construction; Owner: -
@@ -863,6 +1283,19 @@ CREATE TRIGGER cost_events_apply AFTER INSERT ON construction.cost_events FOR EA
 --
 
 CREATE TRIGGER cost_events_immutable BEFORE DELETE OR UPDATE ON construction.cost_events FOR EACH ROW EXECUTE FUNCTION construction.refuse_change();
+
+--
+-- Name: document_trail document_trail_append_only; Type: TRIGGER; Schema: construction; Owner: -
+--
+
+CREATE TRIGGER document_trail_append_only BEFORE DELETE OR UPDATE ON construction.document_trail FOR EACH ROW EXECUTE FUNCTION construction.refuse_change();
+
+--
+-- Name: activity activity_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.activity
+    ADD CONSTRAINT activity_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
 -- Name: approval_reviewers approval_reviewers_approval_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
@@ -907,11 +1340,102 @@ ALTER TABLE ONLY construction.cost_events
     ADD CONSTRAINT cost_events_reverses_id_fkey FOREIGN KEY (reverses_id) REFERENCES construction.cost_events(id);
 
 --
+-- Name: decision_alternatives decision_alternatives_decision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_alternatives
+    ADD CONSTRAINT decision_alternatives_decision_id_fkey FOREIGN KEY (decision_id) REFERENCES construction.decisions(id);
+
+--
+-- Name: decision_participants decision_participants_decision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decision_participants
+    ADD CONSTRAINT decision_participants_decision_id_fkey FOREIGN KEY (decision_id) REFERENCES construction.decisions(id);
+
+--
+-- Name: decisions decisions_id_alternative_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decisions
+    ADD CONSTRAINT decisions_id_alternative_id_fkey FOREIGN KEY (id, alternative_id) REFERENCES construction.decision_alternatives(decision_id, id);
+
+--
+-- Name: decisions decisions_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.decisions
+    ADD CONSTRAINT decisions_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: design_fees design_fees_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.design_fees
+    ADD CONSTRAINT design_fees_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: document_impacts document_impacts_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_impacts
+    ADD CONSTRAINT document_impacts_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: document_impacts document_impacts_revision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_impacts
+    ADD CONSTRAINT document_impacts_revision_id_fkey FOREIGN KEY (revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- Name: document_impacts document_impacts_variation_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_impacts
+    ADD CONSTRAINT document_impacts_variation_id_fkey FOREIGN KEY (variation_id) REFERENCES construction.variations(id);
+
+--
+-- Name: document_links document_links_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_links
+    ADD CONSTRAINT document_links_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: document_links document_links_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_links
+    ADD CONSTRAINT document_links_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
 -- Name: document_revisions document_revisions_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
 --
 
 ALTER TABLE ONLY construction.document_revisions
     ADD CONSTRAINT document_revisions_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: document_trail document_trail_document_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_trail
+    ADD CONSTRAINT document_trail_document_id_fkey FOREIGN KEY (document_id) REFERENCES construction.documents(id);
+
+--
+-- Name: document_trail document_trail_revision_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.document_trail
+    ADD CONSTRAINT document_trail_revision_id_fkey FOREIGN KEY (revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- Name: fee_invoices fee_invoices_fee_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.fee_invoices
+    ADD CONSTRAINT fee_invoices_fee_id_fkey FOREIGN KEY (fee_id) REFERENCES construction.design_fees(id);
 
 --
 -- Name: milestones milestones_driving_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
@@ -942,6 +1466,20 @@ ALTER TABLE ONLY construction.packages
     ADD CONSTRAINT packages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
+-- Name: project_awards project_awards_baseline_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_awards
+    ADD CONSTRAINT project_awards_baseline_id_fkey FOREIGN KEY (baseline_id) REFERENCES construction.baselines(id);
+
+--
+-- Name: project_awards project_awards_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.project_awards
+    ADD CONSTRAINT project_awards_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
 -- Name: project_relations project_relations_from_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
 --
 
@@ -961,6 +1499,13 @@ ALTER TABLE ONLY construction.project_relations
 
 ALTER TABLE ONLY construction.project_stages
     ADD CONSTRAINT project_stages_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
+
+--
+-- Name: risks risks_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.risks
+    ADD CONSTRAINT risks_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
 -- Name: task_dependencies task_dependencies_depends_on_task_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
@@ -1059,6 +1604,13 @@ ALTER TABLE ONLY construction.variations
 
 ALTER TABLE ONLY construction.variations
     ADD CONSTRAINT variations_source_revision_id_fkey FOREIGN KEY (source_revision_id) REFERENCES construction.document_revisions(id);
+
+--
+-- Name: vendor_assignments vendor_assignments_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -
+--
+
+ALTER TABLE ONLY construction.vendor_assignments
+    ADD CONSTRAINT vendor_assignments_project_id_fkey FOREIGN KEY (project_id) REFERENCES construction.development_projects(id);
 
 --
 -- Name: weekly_updates weekly_updates_project_id_fkey; Type: FK CONSTRAINT; Schema: construction; Owner: -

@@ -23,6 +23,15 @@ export type Numeric = ColumnType<number, number | string, number | string>;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface Activity {
+  actor_fid: string;
+  created_at: Timestamp;
+  data: Json;
+  id: string;
+  project_id: string;
+  type: string;
+}
+
 export interface ApprovalReviewers {
   approval_id: string;
   email: string;
@@ -44,6 +53,18 @@ export interface Approvals {
   subject_id: string | null;
   subject_type: string;
   title: Generated<string>;
+}
+
+export interface Attachments {
+  blob_name: string;
+  content_type: string;
+  created_at: Timestamp;
+  created_by: string;
+  document_id: string;
+  filename: string;
+  id: string;
+  record_id: string;
+  record_type: string;
 }
 
 export interface Baselines {
@@ -81,6 +102,47 @@ export interface CostEvents {
   reverses_id: string | null;
 }
 
+export interface DecisionAlternatives {
+  cost_minor: number | null;
+  decision_id: string;
+  description: Generated<string>;
+  id: string;
+  seq: number;
+  title: string;
+}
+
+export interface DecisionParticipants {
+  decision_id: string;
+  participant_fid: string;
+}
+
+export interface Decisions {
+  alternative_id: string | null;
+  context: Generated<string>;
+  cost_minor: number | null;
+  created_at: Timestamp;
+  created_by: string;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  id: string;
+  outcome: string | null;
+  project_id: string;
+  question: string;
+  status: Generated<string>;
+  updated_at: Timestamp;
+}
+
+export interface DesignFees {
+  agreed_minor: number;
+  created_at: Timestamp;
+  created_by: string;
+  description: string;
+  id: string;
+  invoiced_minor: Generated<number>;
+  project_id: string;
+  vendor_id: string;
+}
+
 export interface DevelopmentProjects {
   actual_minor: Generated<number>;
   budget_minor: Generated<number>;
@@ -100,6 +162,30 @@ export interface DevelopmentProjects {
   stage: Generated<string>;
   status: Generated<string>;
   updated_at: Timestamp;
+}
+
+export interface DocumentImpacts {
+  cost_minor: number | null;
+  created_at: Timestamp;
+  days: number | null;
+  document_id: string;
+  id: string;
+  number: number;
+  recorded_by: string;
+  revision_id: string;
+  summary: Generated<string>;
+  variation_id: string | null;
+}
+
+export interface DocumentLinks {
+  created_at: Timestamp;
+  created_by: string;
+  document_id: string;
+  id: string;
+  project_id: string | null;
+  stage: string | null;
+  target_id: string;
+  target_type: string;
 }
 
 export interface DocumentRevisions {
@@ -125,6 +211,28 @@ export interface Documents {
   owner_fid: string | null;
   title: string;
   updated_at: Timestamp;
+}
+
+export interface DocumentTrail {
+  action: string;
+  actor_fid: string;
+  at: Timestamp;
+  document_id: string;
+  from_state: string | null;
+  id: string;
+  note: string | null;
+  revision_id: string | null;
+  to_state: string | null;
+}
+
+export interface FeeInvoices {
+  amount_minor: number;
+  created_at: Timestamp;
+  created_by: string;
+  fee_id: string;
+  id: string;
+  invoiced_on: string;
+  number: string;
 }
 
 export interface IdempotencyKeys {
@@ -187,6 +295,17 @@ export interface Packages {
   weight: Generated<number>;
 }
 
+export interface ProjectAwards {
+  awarded_on: string;
+  baseline_id: string;
+  completion_date: string;
+  contract_sum_minor: number;
+  created_at: Timestamp;
+  created_by: string;
+  project_id: string;
+  vendor_id: string | null;
+}
+
 export interface ProjectRelations {
   created_at: Timestamp;
   created_by: string;
@@ -207,6 +326,20 @@ export interface ProjectStages {
   project_id: string;
   seq: number;
   stage: string;
+}
+
+export interface Risks {
+  created_at: Timestamp;
+  created_by: string;
+  description: Generated<string>;
+  id: string;
+  impact: string | null;
+  likelihood: string | null;
+  owner_fid: string | null;
+  project_id: string;
+  status: Generated<string>;
+  title: string;
+  updated_at: Timestamp;
 }
 
 export interface SchemaMigrations {
@@ -283,6 +416,20 @@ export interface Variations {
   updated_at: Timestamp;
 }
 
+export interface VendorAssignments {
+  contact_id: string | null;
+  created_at: Timestamp;
+  created_by: string;
+  ended_by: string | null;
+  ended_on: string | null;
+  id: string;
+  project_id: string;
+  role: string;
+  started_on: string;
+  updated_at: Timestamp;
+  vendor_id: string;
+}
+
 export interface WeeklyUpdates {
   created_at: Timestamp;
   created_by: string;
@@ -293,21 +440,33 @@ export interface WeeklyUpdates {
 }
 
 export interface DB {
+  activity: Activity;
   approval_reviewers: ApprovalReviewers;
   approvals: Approvals;
+  attachments: Attachments;
   baselines: Baselines;
   budget_lines: BudgetLines;
   cost_events: CostEvents;
+  decision_alternatives: DecisionAlternatives;
+  decision_participants: DecisionParticipants;
+  decisions: Decisions;
+  design_fees: DesignFees;
   development_projects: DevelopmentProjects;
+  document_impacts: DocumentImpacts;
+  document_links: DocumentLinks;
   document_revisions: DocumentRevisions;
+  document_trail: DocumentTrail;
   documents: Documents;
+  fee_invoices: FeeInvoices;
   idempotency_keys: IdempotencyKeys;
   milestones: Milestones;
   outbox: Outbox;
   package_reports: PackageReports;
   packages: Packages;
+  project_awards: ProjectAwards;
   project_relations: ProjectRelations;
   project_stages: ProjectStages;
+  risks: Risks;
   schema_migrations: SchemaMigrations;
   task_dependencies: TaskDependencies;
   task_documents: TaskDocuments;
@@ -315,6 +474,7 @@ export interface DB {
   task_notes: TaskNotes;
   tasks: Tasks;
   variations: Variations;
+  vendor_assignments: VendorAssignments;
   weekly_updates: WeeklyUpdates;
 }
 
