@@ -1,4 +1,6 @@
 import { defineEvents, type EventOf } from '@platform/kit';
+import { BUDGET_EVENTS } from './events/budget.ts';
+import { PLAN_ITEM_EVENTS } from './events/plan-items.ts';
 import { PROJECT_EVENTS } from './events/projects.ts';
 
 /**
@@ -7,5 +9,7 @@ import { PROJECT_EVENTS } from './events/projects.ts';
  */
 export const events = defineEvents('construction', {
   ...PROJECT_EVENTS,
+  ...PLAN_ITEM_EVENTS,
+  ...BUDGET_EVENTS,
 });
 export type ConstructionEvent = EventOf<typeof events>;
