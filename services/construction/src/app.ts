@@ -1,6 +1,7 @@
 import { type Authenticator, createServiceApp, type Database, type PolicyInputs } from '@platform/kit';
 import type { Documents } from './clients/documents.ts';
 import type { Vendors } from './clients/vendors.ts';
+import { recordActivity } from './commands/activity.ts';
 import { constructionCan } from './domain/permissions.ts';
 import { events } from './events.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
@@ -31,6 +32,8 @@ export async function buildApp(deps: ConstructionDeps) {
     events,
     vendors: deps.vendors,
     documents: deps.documents,
+    // Every emitted event about a project writes its activity row in the command's transaction.
+    onEmit: recordActivity,
   };
   return createServiceApp({
     service: 'construction',

@@ -1,4 +1,4 @@
-import { type Can, type Database, type DeclaredRoute, declareRoutes } from '@platform/kit';
+import { type Can, type Database, type DeclaredRoute, declareRoutes, type EmitHook } from '@platform/kit';
 import type { Documents } from '../clients/documents.ts';
 import type { Vendors } from '../clients/vendors.ts';
 import type { CommandCtx } from '../commands/context.ts';
@@ -18,6 +18,8 @@ export interface RouteDeps {
   vendors?: Vendors;
   /** The documents service (CONSTRUCTION_DOCUMENTS_URL); absent: attachment routes answer 503. */
   documents?: Documents;
+  /** Runs after every emit of a command, in its transaction: the activity feed (commands/activity.ts). */
+  onEmit?: EmitHook<DB>;
 }
 
 /**
