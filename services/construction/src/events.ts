@@ -2,6 +2,7 @@ import { defineEvents, type EventOf } from '@platform/kit';
 import { BUDGET_EVENTS } from './events/budget.ts';
 import { PLAN_ITEM_EVENTS } from './events/plan-items.ts';
 import { PROJECT_EVENTS } from './events/projects.ts';
+import { VENDOR_EVENTS } from './events/vendors.ts';
 
 /**
  * The construction service's events (spec 3 shows none; docs/decisions.md lists them): the only
@@ -11,5 +12,6 @@ export const events = defineEvents('construction', {
   ...PROJECT_EVENTS,
   ...PLAN_ITEM_EVENTS,
   ...BUDGET_EVENTS,
+  ...VENDOR_EVENTS,
 });
 export type ConstructionEvent = EventOf<typeof events>;
