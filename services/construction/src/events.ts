@@ -1,7 +1,11 @@
 import { defineEvents, type EventOf } from '@platform/kit';
 import { BUDGET_EVENTS } from './events/budget.ts';
+import { DOCUMENT_EVENTS } from './events/documents.ts';
 import { PLAN_ITEM_EVENTS } from './events/plan-items.ts';
 import { PROJECT_EVENTS } from './events/projects.ts';
+import { REGISTER_EVENTS } from './events/registers.ts';
+import { TASK_EVENTS } from './events/tasks.ts';
+import { VARIATION_EVENTS } from './events/variations.ts';
 import { VENDOR_EVENTS } from './events/vendors.ts';
 
 /**
@@ -10,8 +14,12 @@ import { VENDOR_EVENTS } from './events/vendors.ts';
  */
 export const events = defineEvents('construction', {
   ...PROJECT_EVENTS,
+  ...REGISTER_EVENTS,
   ...PLAN_ITEM_EVENTS,
   ...BUDGET_EVENTS,
+  ...DOCUMENT_EVENTS,
+  ...TASK_EVENTS,
+  ...VARIATION_EVENTS,
   ...VENDOR_EVENTS,
 });
 export type ConstructionEvent = EventOf<typeof events>;

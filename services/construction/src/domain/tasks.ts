@@ -173,3 +173,33 @@ export function requireNoCycle(taskId: string, dependsOn: string, pathBack: bool
 }
 
 export const dependencyExists = () => conflict('dependency_exists', 'The task already waits for that task');
+
+/** The task as answered (without its links and other parts). */
+export function taskView(t: TaskRecord) {
+  return {
+    id: t.id,
+    project_id: t.project_id,
+    title: t.title,
+    description: t.description,
+    owner_fid: t.owner_fid,
+    package_id: t.package_id,
+    vendor_id: t.vendor_id,
+    status: t.status,
+    percent_complete: t.percent_complete,
+    planned_start: t.planned_start,
+    planned_finish: t.planned_finish,
+    forecast_finish: t.forecast_finish,
+    blocked_reason: t.blocked_reason,
+    created_by: t.created_by,
+    created_at: t.created_at.toISOString(),
+    updated_at: t.updated_at.toISOString(),
+  };
+}
+
+/** The fields of an edit that differ from the task (sent with another value). */
+export function changedFields<K extends keyof TaskRecord>(
+  current: TaskRecord,
+  input: Partial<Record<K, unknown>>,
+): K[] {
+  return (Object.keys(input) as K[]).filter((k) => input[k] !== undefined && input[k] !== current[k]);
+}
