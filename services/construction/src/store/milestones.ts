@@ -91,7 +91,7 @@ export async function listMilestones(db: Db, projectId: string, page: PageReques
       .selectFrom('milestones')
       .select(COLUMNS)
       .where('project_id', '=', projectId)
-      .orderBy(sql`COALESCE(actual_date, forecast_date, planned_date)`, sql`ASC NULLS LAST`)
+      .orderBy(sql`COALESCE(actual_date, forecast_date, planned_date)`, (ob) => ob.asc().nullsLast())
       .orderBy('created_at')
       .orderBy('id')
       .limit(page.pageSize)
