@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Vendors } from '../../src/clients/vendors.ts';
 
 /**
  * A vendors service on a local port speaking the real one's wire format for the two reads
@@ -126,3 +127,12 @@ export async function fakeVendors(token = FAKE_VENDORS_TOKEN): Promise<FakeVendo
     },
   }) as FakeVendors;
 }
+
+/**
+ * A vendors service in memory for the route checks: every firm it is asked about exists and is
+ * active, with no contacts. (Refusals and the wire format are tested against fakeVendors.)
+ */
+export const everyFirmActive: Vendors = {
+  firm: async (id) => ({ id, name: `Firm ${id.slice(0, 6)}`, status: 'active', contact_ids: [] }),
+  firms: async (ids) => ids.map((id) => ({ id, name: `Firm ${id.slice(0, 6)}`, status: 'active' as const })),
+};
