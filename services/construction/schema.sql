@@ -347,6 +347,7 @@ CREATE TABLE construction.document_revisions (
 
 CREATE TABLE construction.document_trail (
     id uuid NOT NULL,
+    seq bigint NOT NULL,
     document_id uuid NOT NULL,
     revision_id uuid,
     action text NOT NULL,
@@ -356,6 +357,19 @@ CREATE TABLE construction.document_trail (
     actor_fid text NOT NULL,
     at timestamp with time zone NOT NULL,
     CONSTRAINT document_trail_action_check CHECK ((action = ANY (ARRAY['registered'::text, 'updated'::text, 'revision_started'::text, 'prepared'::text, 'reviewed'::text, 'submitted_for_approval'::text, 'approved'::text, 'rejected'::text, 'published'::text, 'linked'::text, 'unlinked'::text])))
+);
+
+--
+-- Name: document_trail_seq_seq; Type: SEQUENCE; Schema: construction; Owner: -
+--
+
+ALTER TABLE construction.document_trail ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME construction.document_trail_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -1114,7 +1128,7 @@ CREATE UNIQUE INDEX document_revisions_number ON construction.document_revisions
 -- Name: document_trail_document; Type: INDEX; Schema: construction; Owner: -
 --
 
-CREATE INDEX document_trail_document ON construction.document_trail USING btree (document_id, at, id);
+CREATE INDEX document_trail_document ON construction.document_trail USING btree (document_id, seq);
 
 --
 -- Name: documents_code; Type: INDEX; Schema: construction; Owner: -

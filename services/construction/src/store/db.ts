@@ -222,6 +222,7 @@ export interface DocumentTrail {
   id: string;
   note: string | null;
   revision_id: string | null;
+  seq: Generated<number>;
   to_state: string | null;
 }
 
