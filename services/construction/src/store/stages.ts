@@ -143,7 +143,7 @@ export async function listPlanMilestones(
 ): Promise<PlanMilestone[]> {
   let q = db.selectFrom('milestones').select(MILESTONE_COLUMNS).where('project_id', '=', projectId);
   if (opts.openOnly) q = q.where('actual_date', 'is', null);
-  q = q.orderBy(sql`COALESCE(forecast_date, planned_date)`, sql`ASC NULLS LAST`).orderBy('id');
+  q = q.orderBy(sql`COALESCE(forecast_date, planned_date)`, (ob) => ob.asc().nullsLast()).orderBy('id');
   if (opts.limit) q = q.limit(opts.limit);
   return q.execute();
 }
