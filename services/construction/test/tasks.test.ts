@@ -371,6 +371,10 @@ describe('tasks: reading, editing, progress', () => {
       previous_status: 'in_progress',
       percent_complete: 100,
     });
+    const settled = await h.state();
+    expect((await progress(t.id, { status: 'done', percent_complete: 100 })).status).toBe(200);
+    // A report that changes nothing writes nothing, the event included.
+    expect(await h.state()).toEqual({ ...settled, idempotency_keys: settled.idempotency_keys + 1 });
     const before = await h.state();
     for (const data of [
       {},

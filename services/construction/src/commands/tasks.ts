@@ -210,6 +210,8 @@ export async function recordTaskProgress(ctx: CommandCtx, taskId: string, input:
     requirePrerequisitesDone(await unfinishedPrerequisites(trx, current.id));
     requireDocumentsCurrent(await documentsNotCurrent(trx, current.id));
   }
+  const unchanged = (Object.keys(next) as (keyof typeof next)[]).every((k) => next[k] === current[k]);
+  if (unchanged) return taskDetail(trx, current);
   const updated = await updateTask(trx, current.id, next, now);
   if (updated.percent_complete !== current.percent_complete) {
     await refreshPackages(trx, current.project_id, [current.package_id]);

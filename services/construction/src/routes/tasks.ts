@@ -124,6 +124,7 @@ export const TASK_ROUTES: Routes = [
       'percentage with done is 422) and needs every prerequisite done (409 unfinished_prerequisite) and every ' +
       'required document current: the named revision published, or any revision published when none is named ' +
       '(409 documents_not_current). blocked_reason goes only with blocked (else 422) and is cleared on leaving it. ' +
+      'A report that changes nothing answers the task without an event. ' +
       `A package measured by tasks takes the mean percentage of its tasks. ${CLOSED}`,
     params: TaskParams,
     body: Command(ProgressInput),
