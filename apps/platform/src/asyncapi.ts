@@ -8,6 +8,7 @@
 
 import { events as accounting } from '@platform/accounting/events';
 import { events as broker } from '@platform/broker/events';
+import { events as construction } from '@platform/construction/events';
 import { events as documents } from '@platform/documents/events';
 import { events as identity } from '@platform/identity/events';
 import { type EventCatalogue, subjectsOf } from '@platform/kit';
@@ -17,7 +18,15 @@ import { events as workspace } from '@platform/workspace/events';
 type Json = Record<string, unknown>;
 
 /** Every service's catalogue, in the order of the document. */
-export const CATALOGUES: readonly EventCatalogue[] = [identity, accounting, vendors, documents, workspace, broker];
+export const CATALOGUES: readonly EventCatalogue[] = [
+  identity,
+  accounting,
+  vendors,
+  documents,
+  workspace,
+  broker,
+  construction,
+];
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Json;

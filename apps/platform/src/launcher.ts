@@ -16,9 +16,15 @@ export async function launch(
     throw new ConfigError(`Unknown service(s): ${unknown.join(', ')}. Known: ${Object.keys(SERVICES).join(', ')}`);
   }
   const chosen = withNeeds(names.length ? names : Object.keys(SERVICES));
-  const base: NodeJS.ProcessEnv = { ...env, DEV_AUTH: env.DEV_AUTH || '1' };
+  const dev: NodeJS.ProcessEnv = { ...env, DEV_AUTH: env.DEV_AUTH || '1' };
+  const base: NodeJS.ProcessEnv = { ...dev, ...constructionLocalEnv(dev) };
   const dataDir = base.PLATFORM_DATA_DIR || './.data';
-  const merged = { ...base, ...(await localAuthEnv(base, dataDir)) };
+  const auth = { ...base, ...(await localAuthEnv(base, dataDir)) };
+  // Construction reads firms from vendors with the token vendors accepts.
+  const merged: NodeJS.ProcessEnv = {
+    ...auth,
+    CONSTRUCTION_VENDORS_SERVICE_TOKEN: env.CONSTRUCTION_VENDORS_SERVICE_TOKEN || auth.VENDORS_SERVICE_TOKEN,
+  };
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
   const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
   const started: Started[] = [];
@@ -50,9 +56,27 @@ export async function launch(
 const NEIGHBOURS: Record<string, Record<string, string>> = {
   broker: { WORKSPACE_URL: 'workspace' },
   workspace: { DOCUMENTS_URL: 'documents' },
+  construction: { CONSTRUCTION_VENDORS_URL: 'vendors', CONSTRUCTION_DOCUMENTS_URL: 'documents' },
 };
 
-function withNeighbours(name: string, env: NodeJS.ProcessEnv, started: Started[]): NodeJS.ProcessEnv {
+/**
+ * Embedded construction's settings, each overridable: the gateway stand-in's construction-app
+ * audience; with dev headers on, the dev admin (admin@dev.local) as the one editor, as for
+ * vendors; and one vendors service token for both sides: CONSTRUCTION_VENDORS_SERVICE_TOKEN given
+ * alone becomes vendors' VENDORS_SERVICE_TOKEN too, and with neither given both get the platform's
+ * generated service token (localAuthEnv).
+ */
+export function constructionLocalEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    CONSTRUCTION_ACCESS_AUD: env.CONSTRUCTION_ACCESS_AUD || 'construction-app',
+    CONSTRUCTION_EDITORS: env.CONSTRUCTION_EDITORS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
+    ...(env.CONSTRUCTION_VENDORS_SERVICE_TOKEN && !env.VENDORS_SERVICE_TOKEN
+      ? { VENDORS_SERVICE_TOKEN: env.CONSTRUCTION_VENDORS_SERVICE_TOKEN }
+      : {}),
+  };
+}
+
+export function withNeighbours(name: string, env: NodeJS.ProcessEnv, started: Started[]): NodeJS.ProcessEnv {
   const set: Record<string, string> = {};
   for (const [key, neighbour] of Object.entries(NEIGHBOURS[name] ?? {})) {
     const s = started.find((x) => x.name === neighbour);

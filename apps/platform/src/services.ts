@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } from '@platform/accounting';
 import { DEFAULT_PORT as BROKER_PORT, brokerConfig, startBroker } from '@platform/broker';
+import { DEFAULT_PORT as CONSTRUCTION_PORT, constructionConfig, startConstruction } from '@platform/construction';
 import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
 import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
 import { type Bus, type SharedPglite, servesApiDocs } from '@platform/kit';
@@ -102,6 +103,13 @@ export const SERVICES: Record<string, ServiceEntry> = {
     // Identity stands in for the access gateway locally and holds the grants (platform admins).
     needs: ['identity'],
     start: async (env, shared) => started('broker', await startBroker(brokerConfig(env), shared)),
+  },
+  construction: {
+    port: CONSTRUCTION_PORT,
+    // Identity stands in for the access gateway; firms are checked with vendors and attachments
+    // are stored through documents (the launcher hands it both addresses).
+    needs: ['identity', 'vendors', 'documents'],
+    start: async (env, shared) => started('construction', await startConstruction(constructionConfig(env), shared)),
   },
 };
 

@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { constructionLocalEnv, launch, withNeighbours } from '../src/launcher.ts';
+import { throwawayEnv } from '../src/openapi.ts';
+import { withNeeds } from '../src/services.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'platform-'));
@@ -153,5 +156,93 @@ describe('npm start output', () => {
       lines.filter((l) => /\/(healthz|readyz)\b/.test(l)),
       out,
     ).toEqual([]);
+  });
+});
+
+describe('npm start -- construction', () => {
+  const constructionDir = mkdtempSync(join(tmpdir(), 'platform-construction-'));
+  let platform: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    platform = await launch(['construction'], {
+      ...process.env,
+      ...throwawayEnv(constructionDir),
+      LOG_LEVEL: 'silent',
+      DEV_AUTH: '1',
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await platform?.close();
+    rmSync(constructionDir, { recursive: true, force: true });
+  });
+  const url = (name: string) => platform.started.find((s) => s.name === name)?.url as string;
+  const post = async (base: string, path: string, data: object) => {
+    const r = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-dev-principal': 'admin@dev.local',
+        'idempotency-key': `launcher-${path}-${Date.now()}-${Math.random()}`,
+      },
+      body: JSON.stringify({ data }),
+    });
+    return { status: r.status, body: (await r.json()) as { payload: { data: Record<string, unknown> } } };
+  };
+
+  it('17 construction starts with what it needs: identity, vendors and documents', () => {
+    expect(withNeeds(['construction'])).toEqual(['identity', 'vendors', 'documents', 'construction']);
+    expect(platform.started.map((s) => s.name)).toEqual(['identity', 'vendors', 'documents', 'construction']);
+  });
+
+  it("17 construction gets the vendors' and documents' addresses unless its settings name others", () => {
+    const started = platform.started;
+    expect(withNeighbours('construction', {}, started)).toMatchObject({
+      CONSTRUCTION_VENDORS_URL: url('vendors'),
+      CONSTRUCTION_DOCUMENTS_URL: url('documents'),
+    });
+    expect(
+      withNeighbours('construction', { CONSTRUCTION_VENDORS_URL: 'http://vendors.example' }, started)
+        .CONSTRUCTION_VENDORS_URL,
+    ).toBe('http://vendors.example');
+  });
+
+  it('17 one vendors service token for both sides; the dev admin edits construction locally', () => {
+    expect(platform.env.CONSTRUCTION_VENDORS_SERVICE_TOKEN).toBeTruthy();
+    expect(platform.env.CONSTRUCTION_VENDORS_SERVICE_TOKEN).toBe(platform.env.VENDORS_SERVICE_TOKEN);
+    expect(platform.env.CONSTRUCTION_EDITORS).toBe('admin@dev.local');
+    expect(constructionLocalEnv({ CONSTRUCTION_VENDORS_SERVICE_TOKEN: 'given' }).VENDORS_SERVICE_TOKEN).toBe('given');
+    expect(
+      constructionLocalEnv({ CONSTRUCTION_VENDORS_SERVICE_TOKEN: 'c', VENDORS_SERVICE_TOKEN: 'v' })
+        .VENDORS_SERVICE_TOKEN,
+    ).toBeUndefined();
+    expect(constructionLocalEnv({ DEV_AUTH: '0' }).CONSTRUCTION_EDITORS).toBe('');
+  });
+
+  it('17 CON-163 a firm added in the vendors service is put on a construction project through npm start', async () => {
+    const tag = `${Date.now()}`;
+    const firm = await post(url('vendors'), '/v1/vendors', {
+      name: `Launcher Studio ${tag}`,
+      kind: 'consultant',
+      discipline: 'architecture',
+    });
+    expect(firm.status, JSON.stringify(firm.body)).toBe(201);
+    const project = await post(url('construction'), '/v1/development-projects', {
+      code: `L-${tag}`,
+      name: 'Launcher project',
+      kind: 'ground_up',
+    });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const assigned = await post(url('construction'), `/v1/vendors/${firm.body.payload.data.id}/assignments`, {
+      project_id: project.body.payload.data.id,
+      role: 'architect',
+    });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const listed = await fetch(
+      `${url('construction')}/v1/development-projects/${project.body.payload.data.id}/vendors`,
+      {
+        headers: { 'x-dev-principal': 'admin@dev.local' },
+      },
+    );
+    const firms = ((await listed.json()) as { payload: { data: { name: string | null }[] } }).payload.data;
+    expect(firms.map((f) => f.name)).toEqual([`Launcher Studio ${tag}`]);
   });
 });

@@ -1,6 +1,8 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
 import { callerPolicy, constructionAuthenticator } from './auth.ts';
+import { HttpDocuments } from './clients/documents.ts';
+import { HttpVendors } from './clients/vendors-http.ts';
 import { type ConstructionConfig, constructionConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DB } from './store/db.ts';
@@ -22,6 +24,19 @@ export async function startConstruction(
     callers: callerPolicy(config),
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
+    vendors: config.CONSTRUCTION_VENDORS_URL
+      ? new HttpVendors({
+          baseUrl: config.CONSTRUCTION_VENDORS_URL,
+          serviceToken: config.CONSTRUCTION_VENDORS_SERVICE_TOKEN,
+          timeoutMs: config.CONSTRUCTION_UPSTREAM_TIMEOUT_MS,
+        })
+      : undefined,
+    documents: config.CONSTRUCTION_DOCUMENTS_URL
+      ? new HttpDocuments({
+          baseUrl: config.CONSTRUCTION_DOCUMENTS_URL,
+          timeoutMs: config.CONSTRUCTION_UPSTREAM_TIMEOUT_MS,
+        })
+      : undefined,
   });
   return { ...(await serve(app, runtime, { port: config.PORT_CONSTRUCTION, host: config.HOST })) };
 }
