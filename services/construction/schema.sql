@@ -53,11 +53,13 @@ CREATE FUNCTION construction.cost_events_apply() RETURNS trigger
     AS $$
 BEGIN
   INSERT INTO budget_lines AS l (project_id, category, budget_minor, committed_minor, actual_minor, created_at, updated_at)
-  VALUES (
-    NEW.project_id, NEW.category, 0,
-    CASE WHEN NEW.kind = 'committed' THEN NEW.amount_minor ELSE 0 END,
-    CASE WHEN NEW.kind = 'actual' THEN NEW.amount_minor ELSE 0 END,
-    NEW.created_at, NEW.created_at)
+  SELECT project_id, category, 0,
+    COALESCE(sum(amount_minor) FILTER (WHERE kind = 'committed'), 0),
+    COALESCE(sum(amount_minor) FILTER (WHERE kind = 'actual'), 0),
+    max(created_at), max(created_at)
+  FROM new_events
+  GROUP BY project_id, category
+  ORDER BY project_id, category
   ON CONFLICT (project_id, category) DO UPDATE SET
     committed_minor = l.committed_minor + EXCLUDED.committed_minor,
     actual_minor = l.actual_minor + EXCLUDED.actual_minor,
@@ -1290,7 +1292,7 @@ CREATE TRIGGER budget_lines_totals AFTER INSERT OR DELETE OR UPDATE ON construct
 -- Name: cost_events cost_events_apply; Type: TRIGGER; Schema: construction; Owner: -
 --
 
-CREATE TRIGGER cost_events_apply AFTER INSERT ON construction.cost_events FOR EACH ROW EXECUTE FUNCTION construction.cost_events_apply();
+CREATE TRIGGER cost_events_apply AFTER INSERT ON construction.cost_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION construction.cost_events_apply();
 
 --
 -- Name: cost_events cost_events_immutable; Type: TRIGGER; Schema: construction; Owner: -
