@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountingConfig } from '@platform/accounting';
 import { brokerConfig } from '@platform/broker';
+import { constructionConfig } from '@platform/construction';
 import { documentsConfig } from '@platform/documents';
 import { identityConfig } from '@platform/identity';
 import { vendorsConfig } from '@platform/vendors';
@@ -60,6 +61,7 @@ function variablesTheCodeReads(): Set<string> {
   for (const config of [
     accountingConfig,
     brokerConfig,
+    constructionConfig,
     documentsConfig,
     identityConfig,
     vendorsConfig,
