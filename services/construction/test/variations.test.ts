@@ -4,6 +4,7 @@ import {
   awardedProject,
   closeProject,
   draft,
+  passGate,
   price,
   registerProject,
   requestApproval,
@@ -336,5 +337,32 @@ describe('17 variations', () => {
     await expect(
       sql`UPDATE baselines SET amount_minor = 1 WHERE project_id = ${project}`.execute(h.db),
     ).rejects.toThrow();
+  });
+  it('17 CON-127 CON-135 through the stage routes: gates passed by approvals, the award baseline, then a variation incorporated', async () => {
+    const project = await h.project();
+    const advance = (from_stage: string, extra: Record<string, unknown> = {}) =>
+      h.ok('POST', `/v1/development-projects/${project.id}/advance`, { from_stage, ...extra });
+    const early = await h.call('POST', '/v1/variations', EDITOR, {
+      data: { project_id: project.id, title: 'Too early' },
+    });
+    expect(early.errors?.[0]?.code).toBe('no_baseline');
+    await advance('initiation');
+    for (const stage of ['feasibility', 'design']) {
+      await passGate(h, project.id, stage);
+      await advance(stage);
+    }
+    await advance('permitting');
+    await passGate(h, project.id, 'award');
+    await advance('award', { award: { contract_sum_minor: 2_000_000, completion_date: '2027-12-31' } });
+    const v = await variationIn(h, project.id, 'approved', -50_000, 31);
+    h.setNow('2026-03-05T12:00:00Z');
+    await h.ok('POST', `/v1/variations/${v.id}/incorporate`, {});
+    const got = await getVariation(v.id);
+    expect(got.current_baseline).toMatchObject({
+      seq: 2,
+      kind: 'variation',
+      amount_minor: 1_950_000,
+      finish_date: '2028-01-31',
+    });
   });
 });
