@@ -78,10 +78,14 @@ export async function tasksOfProject(db: Db, projectId: string): Promise<Project
   }));
 }
 
-/** The task; `lock` holds its row for the command. */
+/**
+ * The task; `lock` holds its row for the command. FOR NO KEY UPDATE: the key never changes, and
+ * the foreign-key checks of another command's dependency or link rows naming this task (FOR KEY
+ * SHARE) must not wait for it, or two dependency inserts would deadlock on the graph lock.
+ */
 export async function findTask(db: Db, id: string, opts: { lock?: boolean } = {}): Promise<TaskRecord | undefined> {
   let q = db.selectFrom('tasks').select(TASK_COLUMNS).where('id', '=', id);
-  if (opts.lock) q = q.forUpdate();
+  if (opts.lock) q = q.forNoKeyUpdate();
   const row = await q.executeTakeFirst();
   return row ? toTaskRecord(row) : undefined;
 }
