@@ -65,6 +65,20 @@ describe('the register', () => {
     expect((await getDocument(h, b.id)).code).toBe(b.code);
   });
 
+  it('17 CON-104 two concurrent registrations of one code: one is registered, the other 409 code_taken', async () => {
+    const code = `RACE-${tag()}`;
+    const answers = await Promise.all(
+      [code, code.toLowerCase()].map((c) =>
+        h.call('POST', '/v1/documents', EDITOR, {
+          data: { code: c, title: 't', doc_type: 'drawing', discipline: 'civil' },
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.status === 409)?.errors[0].code).toBe('code_taken');
+    expect(await list(`search=${code}`)).toHaveLength(1);
+  });
+
   it('17 CON-105 CON-106 CON-107 the register filters by doc_type, discipline and owner_fid: every row matches', async () => {
     const t = tag();
     const owner = fid(READER);
@@ -199,6 +213,15 @@ describe('revisions', () => {
     expect(next.letter).toBe('1B');
   });
 
+  it('17 CON-113 revisions started concurrently get distinct letters', async () => {
+    const d = await registerDocument(h);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => h.call('POST', `/v1/documents/${d.id}/revisions`, EDITOR, { data: {} })),
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(answers.map((r) => r.data.letter).sort()).toEqual(['A', 'B', 'C']);
+  });
+
   it('17 CON-114 started straight_to_review, the revision is in internal review', async () => {
     const d = await registerDocument(h);
     const r = await startRevision(h, d.id, { straight_to_review: true });
@@ -238,6 +261,13 @@ describe('revisions', () => {
     }
     const got = await getDocument(h, d.id);
     expect(got.revisions[0].state).toBe('draft');
+    const twice = await Promise.all(
+      [1, 2].map(() =>
+        h.call('POST', `/v1/document-revisions/${r.id}/actions`, EDITOR, { data: { action: 'prepared' } }),
+      ),
+    );
+    expect(twice.map((x) => x.status).sort()).toEqual([200, 409]);
+    expect((await getDocument(h, d.id)).trail.filter((e) => e.action === 'prepared')).toHaveLength(1);
     const unknown = await h.call('POST', `/v1/document-revisions/${r.id}/actions`, EDITOR, {
       data: { action: 'signed' },
     });
@@ -300,9 +330,12 @@ describe('publication', () => {
       days: 12,
     });
     expect((await getDocument(h, d.id)).impacts[0].variation_id).toBe(pub.variation_id);
+    const listed = await h.call('GET', `/v1/variations?project_id=${p}`, READER);
+    expect(listed.status).toBe(200);
+    expect(listed.data).toEqual([expect.objectContaining({ id: pub.variation_id, status: 'drafted' })]);
   });
 
-  it('17 CON-119 a variation needs the award baseline and one linked project: 409 no_baseline, 422 without a project, nothing published', async () => {
+  it('17 CON-119 CON-035 a variation needs the award baseline, one linked project and an open project: 409 no_baseline, 422, 409 project_closed, nothing published', async () => {
     const p = await project(h);
     const d = await registerDocument(h, { project_id: p });
     const r = await startRevision(h, d.id);
@@ -323,6 +356,18 @@ describe('publication', () => {
     expect([noProject.status, noProject.errors[0].code]).toEqual([422, 'validation_failed']);
     expect(await h.state()).toEqual(before);
     expect((await getDocument(h, lone.id)).revisions[0].state).toBe('approved');
+    const closed = await project(h);
+    await awardBaseline(h, closed);
+    const cd = await registerDocument(h, { project_id: closed });
+    const cr = await startRevision(h, cd.id);
+    await approve(h, cr.id);
+    await h.db.updateTable('development_projects').set({ status: 'cancelled' }).where('id', '=', closed).execute();
+    before = await h.state();
+    const onClosed = await h.call('POST', `/v1/document-revisions/${cr.id}/publish`, EDITOR, {
+      data: { draft_variation: { title: 'V' } },
+    });
+    expect([onClosed.status, onClosed.errors[0].code]).toEqual([409, 'project_closed']);
+    expect(await h.state()).toEqual(before);
   });
 
   it('17 CON-120 publishing an unapproved revision is 409 revision_not_approved, nothing published', async () => {
