@@ -221,15 +221,19 @@ describe('budget lines and cost events', () => {
     expect(
       (await cost(p.id, { category: 'x', kind: 'actual', amount_minor: 1, occurred_on: '2026-02-01' }, READER)).status,
     ).toBe(403);
-    await closeProject(h, p.id, 'completed');
-    const before = await h.state();
-    for (const r of [
-      await setLine(p.id, { category: 'x', budget_minor: 1 }),
-      await cost(p.id, { category: 'x', kind: 'actual', amount_minor: 1, occurred_on: '2026-02-01' }),
-    ]) {
-      expect([r.status, r.errors[0]?.code]).toEqual([409, 'project_closed']);
+    for (const status of ['completed', 'cancelled'] as const) {
+      const closed = await newProject(h);
+      await closeProject(h, closed.id, status);
+      const before = await h.state();
+      for (const r of [
+        await setLine(closed.id, { category: 'x', budget_minor: 1 }),
+        await cost(closed.id, { category: 'x', kind: 'actual', amount_minor: 1, occurred_on: '2026-02-01' }),
+      ]) {
+        expect([status, r.status, r.errors[0]?.code]).toEqual([status, 409, 'project_closed']);
+      }
+      expect(await h.state()).toEqual(before);
+      expect((await budget(closed.id)).lines).toEqual([]);
     }
-    expect(await h.state()).toEqual(before);
     const missing = '00000000-0000-4000-8000-000000000005';
     for (const url of [projectUrl(missing, '/budget'), projectUrl(missing, '/budget/costs')]) {
       const r = await h.call('GET', url, READER);

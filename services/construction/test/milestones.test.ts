@@ -141,18 +141,21 @@ describe('milestones', () => {
     }
   });
 
-  it('17 CON-034 CON-035 a milestone of a closed project is not added, completed or moved: 409 project_closed, nothing written', async () => {
-    const p = await newProject(h);
-    const m = await h.ok<M>('POST', projectUrl(p.id, '/milestones'), { name: 'A', forecast_date: '2026-04-01' }, 201);
-    await closeProject(h, p.id, 'cancelled');
-    const before = await h.state();
-    for (const r of [await add(p.id, { name: 'B' }), await complete(m.id), await forecast(m.id, '2026-05-01')]) {
-      expect([r.status, r.errors[0]?.code]).toEqual([409, 'project_closed']);
+  it('17 CON-034 CON-035 a milestone of a completed or cancelled project is not added, completed or moved: 409 project_closed, nothing written', async () => {
+    for (const status of ['completed', 'cancelled'] as const) {
+      const p = await newProject(h);
+      const m = await h.ok<M>('POST', projectUrl(p.id, '/milestones'), { name: 'A', forecast_date: '2026-04-01' }, 201);
+      await closeProject(h, p.id, status);
+      const before = await h.state();
+      for (const r of [await add(p.id, { name: 'B' }), await complete(m.id), await forecast(m.id, '2026-05-01')]) {
+        expect([status, r.status, r.errors[0]?.code]).toEqual([status, 409, 'project_closed']);
+      }
+      expect(await h.state()).toEqual(before);
+      expect((await list(p.id))[0]).toMatchObject({ actual_date: null, forecast_date: '2026-04-01' });
     }
-    expect(await h.state()).toEqual(before);
   });
 
-  it('17 CON-050 an actual date sent when adding a milestone is refused (422) and not stored', async () => {
+  it('17 an actual date sent when adding a milestone is refused (422 validation_failed) and not stored', async () => {
     const p = await newProject(h);
     const r = await add(p.id, { name: 'A', actual_date: '2026-01-01' });
     expect([r.status, r.errors[0]?.code]).toEqual([422, 'validation_failed']);
