@@ -14,6 +14,7 @@ export * from './bus/bus.ts';
 export { MemoryBus } from './bus/memory.ts';
 export { NatsBus } from './bus/nats.ts';
 export * from './client.ts';
+export * from './clients/documents.ts';
 export * from './command.ts';
 export * from './config.ts';
 export * from './db/database.ts';

@@ -1,6 +1,5 @@
-import { AppError, unprocessable } from '@platform/kit';
+import { AppError, documentsCall, unprocessable } from '@platform/kit';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 
 /**
  * The documents service as construction's attachments need it (spec 3: attachments go through
@@ -96,6 +95,7 @@ export class HttpDocuments implements Documents {
     return { url: a.sas_url, expires_at: a.sas_expires_at };
   }
 
+  /** The answer's data, or the failure as construction's error (documentsCall in the kit makes the call). */
   private async call<S extends TSchema>(
     method: 'GET' | 'POST',
     path: string,
@@ -103,44 +103,12 @@ export class HttpDocuments implements Documents {
     shape: S,
     headers: Record<string, string> = {},
   ): Promise<Static<S>> {
-    const f = this.o.fetch ?? fetch;
-    let res: Response;
-    let text: string;
-    try {
-      res = await f(new URL(path, this.o.baseUrl), {
-        method,
-        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.o.timeoutMs),
-      });
-      text = await res.text();
-    } catch (e) {
-      throw unavailable((e as Error).message);
+    const a = await documentsCall(this.o, method, path, body, shape, headers);
+    if (a.ok) return a.data;
+    if (method === 'POST' && a.status >= 400 && a.status < 500 && ![401, 403, 408, 429].includes(a.status)) {
+      // A refusal of what was sent (an unsafe filename, a blob never uploaded): the caller's to correct.
+      throw unprocessable('validation_failed', `The documents service refused the file: ${a.code} (${a.message})`);
     }
-    let parsed: { payload?: { data?: unknown; errors?: { code?: string; message?: string }[] } } | undefined;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw unavailable(`HTTP ${res.status}, not JSON`);
-    }
-    if (
-      method === 'POST' &&
-      res.status >= 400 &&
-      res.status < 500 &&
-      res.status !== 401 &&
-      res.status !== 403 &&
-      res.status !== 429
-    ) {
-      // A refusal of what was sent: the caller's to correct.
-      const first = parsed?.payload?.errors?.[0];
-      throw unprocessable(
-        'validation_failed',
-        `The documents service refused the file: ${first?.code ?? `HTTP ${res.status}`}${first?.message ? ` (${first.message})` : ''}`,
-      );
-    }
-    if (!res.ok) throw unavailable(`HTTP ${res.status}`);
-    const data = parsed?.payload?.data;
-    if (!Value.Check(shape, data)) throw unavailable('an answer not of the documented shape');
-    return data as Static<S>;
+    throw unavailable(`${a.code}: ${a.message}`);
   }
 }

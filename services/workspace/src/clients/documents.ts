@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type DocumentsAnswer, documentsCall } from '@platform/kit';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 
 /**
  * The platform's documents service (DOCUMENTS_URL; spec 1, "Documents"), as the two-step output
@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
  * answer ({ok: false, status, code, message}) that the command turns into its own error.
  */
 
-export type DocumentsAnswer<T> = { ok: true; data: T } | { ok: false; status: number; code: string; message: string };
+export type { DocumentsAnswer };
 
 export const UploadUrl = Type.Object({
   sas_url: Type.String(),
@@ -115,45 +115,20 @@ export class HttpDocuments implements Documents {
     }
   }
 
-  private async call<S extends TSchema>(
+  private call<S extends TSchema>(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
     result: S,
     headers: Record<string, string> = {},
   ): Promise<DocumentsAnswer<Static<S>>> {
-    const f = this.o.fetch ?? fetch;
-    let res: Response;
-    let text: string;
-    try {
-      res = await f(new URL(path, this.o.baseUrl), {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.o.serviceToken ? { 'x-platform-service-token': this.o.serviceToken } : {}),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS),
-      });
-      text = await res.text();
-    } catch (e) {
-      return failure(503, 'documents_unreachable', (e as Error).message);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return failure(503, 'documents_malformed', `HTTP ${res.status}, not JSON`);
-    }
-    const payload = (parsed as { payload?: { data?: unknown; errors?: { code?: string; message?: string }[] } })
-      ?.payload;
-    if (!res.ok) {
-      const first = payload?.errors?.[0];
-      return failure(res.status, first?.code ?? 'documents_error', first?.message ?? `HTTP ${res.status}`);
-    }
-    const data = payload?.data;
-    if (!Value.Check(result, data)) return failure(503, 'documents_malformed', 'not the documented shape');
-    return { ok: true, data: data as Static<S> };
+    return documentsCall(
+      { ...this.o, timeoutMs: this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS },
+      method,
+      path,
+      body,
+      result,
+      headers,
+    );
   }
 }
