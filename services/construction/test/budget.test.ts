@@ -187,6 +187,26 @@ describe('budget lines and cost events', () => {
     expect(after.cost_events).toBe(before.cost_events + 1);
   });
 
+  it('17 a cost event sent twice with one Idempotency-Key is recorded once and counted once', async () => {
+    const p = await newProject(h);
+    const body = { data: { category: 'construction', kind: 'actual', amount_minor: 7_000, occurred_on: '2026-02-01' } };
+    const first = await h.call('POST', projectUrl(p.id, '/budget/costs'), EDITOR, body, 'cost-once-1');
+    const again = await h.call('POST', projectUrl(p.id, '/budget/costs'), EDITOR, body, 'cost-once-1');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.data.id).toBe(first.data.id);
+    expect((await costs(p.id)).data).toHaveLength(1);
+    expect((await budget(p.id)).lines[0]).toMatchObject({ actual_minor: 7_000 });
+    expect((await figures(h, p.id)).actual_minor).toBe(7_000);
+  });
+
+  it('17 cost lists page at 50 by default and refuse a page size over 200 (422)', async () => {
+    const p = await newProject(h);
+    const r = await h.call('GET', `${projectUrl(p.id, '/budget/costs')}?pagination[pageSize]=201`, READER);
+    expect([r.status, r.body.payload.errors[0].code]).toEqual([422, 'validation_failed']);
+    const ok = await costs(p.id);
+    expect(ok.meta.pagination).toMatchObject({ page: 1, pageSize: 50, totalItems: 0 });
+  });
+
   it('17 cost events are append-only: the database refuses UPDATE and DELETE', async () => {
     const p = await newProject(h);
     const c = await cost(p.id, {
