@@ -3,6 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { can as accountingCan, accountingConfig } from '@platform/accounting';
 import { brokerAuthenticator, can as brokerCan, brokerConfig } from '@platform/broker';
+import {
+  constructionAuthenticator,
+  callerPolicy as constructionCallers,
+  constructionCan,
+  constructionConfig,
+} from '@platform/construction';
 import { can as documentsCan, systemAuthenticator } from '@platform/documents';
 import { can as identityCan, identityConfig } from '@platform/identity';
 import { type Authenticator, authenticatorFromConfig, DEFAULT_DEV_PRINCIPALS, type Principal } from '@platform/kit';
@@ -66,6 +72,10 @@ beforeAll(async () => {
     documents: { authenticator: systemAuthenticator, can: documentsCan as Can },
     workspace: { authenticator: authenticatorFromConfig(workspaceConfig(env)), can: workspaceCan as Can },
     broker: { authenticator: brokerAuthenticator(brokerConfig(env)), can: brokerCan as Can },
+    construction: {
+      authenticator: constructionAuthenticator(constructionConfig(env)),
+      can: constructionCan(constructionCallers(constructionConfig(env))) as Can,
+    },
   };
 }, 120_000);
 afterAll(async () => {
@@ -133,8 +143,10 @@ describe('13.1 every service answers as identity says', () => {
       const role = person.grants[0]?.role as string;
       const actions = roles.find((r) => r.role === role)?.actions ?? [];
       const says = await identitySays(dev(person.email));
-      // The editors list names people, not roles: admin@dev.local edits vendors locally.
-      const held = [...says].filter((a) => !everyone.has(a) && a !== 'vendors.change').sort();
+      // The editors lists name people, not roles: admin@dev.local edits vendors and construction locally.
+      const held = [...says]
+        .filter((a) => !everyone.has(a) && a !== 'vendors.change' && !a.startsWith('construction.'))
+        .sort();
       expect(held, person.email).toEqual(actions);
     }
   });
@@ -203,6 +215,11 @@ describe('13.1 every service answers as identity says', () => {
           }),
         // A caller the vendors caller table does not know (a service acting as itself) is 401 there.
         expected: (l) => (l.has('vendors.change') ? [201] : l.has('vendors.read') ? [403] : [401]),
+      },
+      {
+        service: 'construction',
+        run: (who) => call('construction', 'GET', '/v1/development-projects', who),
+        expected: (l) => (l.has('construction.ReadProject') ? [200] : [401, 403]),
       },
       {
         service: 'documents',
