@@ -245,6 +245,37 @@ describe('17 construction: vendors on projects', () => {
     await refused('POST', `/v1/vendors/${firm.id}/fees`, data, 409, 'vendor_not_on_project');
   });
 
+  it("17 CON-168 a fee racing the end of the firm's last assignment: either the fee came first, or it is 409 vendor_not_on_project", async () => {
+    const firm = fake.firm();
+    const projectId = await project(h);
+    const a = await assign(h, firm, projectId);
+    const [end, fee] = await Promise.all([
+      h.call('POST', `/v1/vendors/${firm.id}/assignments/${a.id}/end`, EDITOR, { data: {} }),
+      h.call('POST', `/v1/vendors/${firm.id}/fees`, EDITOR, {
+        data: { project_id: projectId, description: 'Race', agreed_minor: 1_000 },
+      }),
+    ]);
+    expect(end.status).toBe(200);
+    expect([201, 409]).toContain(fee.status);
+    const fees = await h.db
+      .selectFrom('design_fees')
+      .select('created_at')
+      .where('project_id', '=', projectId)
+      .execute();
+    const ended = await h.db
+      .selectFrom('vendor_assignments')
+      .select('updated_at')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    if (fee.status === 409) {
+      expect(fee.errors?.[0]?.code).toBe('vendor_not_on_project');
+      expect(fees).toEqual([]);
+    } else {
+      expect(fees).toHaveLength(1);
+      expect(ended.updated_at).toBeDefined();
+    }
+  });
+
   it('17 CON-169 POST .../fees/{fee_id}/invoices records an invoice: it is listed and counts as invoiced', async () => {
     const firm = fake.firm();
     const projectId = await project(h);
