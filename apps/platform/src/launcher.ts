@@ -127,6 +127,14 @@ export function banner(started: Started[], env: NodeJS.ProcessEnv): string {
       `  catalog ${broker.url}/v1/catalog    credentials ${broker.url}/v1/credentials/mine (README "Model broker")`,
     );
   }
+  const construction = started.find((s) => s.name === 'construction');
+  if (construction) {
+    lines.push('');
+    lines.push(
+      `Construction: editors are CONSTRUCTION_EDITORS (${env.CONSTRUCTION_EDITORS || 'nobody'}); gates, firms and attachments in README "Construction"`,
+    );
+    lines.push(`  curl -H 'X-Dev-Principal: admin@dev.local' ${construction.url}/v1/development-projects`);
+  }
   if (identity) {
     lines.push('');
     lines.push(`Sign in (OAuth 2.0 + PKCE): issuer ${identity.url}, clients in config/clients/local.json`);

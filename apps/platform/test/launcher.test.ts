@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { constructionLocalEnv, launch, withNeighbours } from '../src/launcher.ts';
+import { banner, constructionLocalEnv, launch, withNeighbours } from '../src/launcher.ts';
 import { throwawayEnv } from '../src/openapi.ts';
 import { withNeeds } from '../src/services.ts';
 
@@ -191,6 +191,10 @@ describe('npm start -- construction', () => {
   it('17 construction starts with what it needs: identity, vendors and documents', () => {
     expect(withNeeds(['construction'])).toEqual(['identity', 'vendors', 'documents', 'construction']);
     expect(platform.started.map((s) => s.name)).toEqual(['identity', 'vendors', 'documents', 'construction']);
+    // The banner says who may change construction records and how to call it.
+    const text = banner(platform.started, platform.env);
+    expect(text).toContain('CONSTRUCTION_EDITORS (admin@dev.local)');
+    expect(text).toContain(`${url('construction')}/v1/development-projects`);
   });
 
   it("17 construction gets the vendors' and documents' addresses unless its settings name others", () => {
