@@ -365,4 +365,29 @@ describe('17 variations', () => {
       finish_date: '2028-01-31',
     });
   });
+  it('17 CON-133 CON-134 the answer and the variation move commit together: a failed move leaves the answer unwritten', async () => {
+    const project = await awardedProject(h);
+    const v = await variationIn(h, project, 'submitted');
+    await sql`
+      CREATE FUNCTION h5_refuse_move() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'move refused by the test'; END $$`.execute(h.db);
+    await sql`
+      CREATE TRIGGER h5_refuse_move BEFORE UPDATE ON variations FOR EACH ROW
+      WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION h5_refuse_move()`.execute(h.db);
+    try {
+      const before = await h.state();
+      const r = await respond(h, v.approval_id as string, EDITOR, 'approved');
+      expect(r.status).toBe(500);
+      expect(await h.state()).toEqual(before);
+      const got = await getVariation(v.id);
+      expect(got.status).toBe('submitted');
+      expect(got.approval).toMatchObject({ status: 'pending' });
+      expect(got.approval?.reviewers.every((x) => x.response === null)).toBe(true);
+    } finally {
+      await sql`DROP TRIGGER h5_refuse_move ON variations`.execute(h.db);
+      await sql`DROP FUNCTION h5_refuse_move()`.execute(h.db);
+    }
+    expect((await respond(h, v.approval_id as string, EDITOR, 'approved')).data).toMatchObject({ status: 'approved' });
+    expect((await getVariation(v.id)).status).toBe('approved');
+  });
 });
