@@ -142,6 +142,20 @@ async function drift(db: Database<DB>['db']) {
   return { lines: lines.rows[0]?.n ?? 0, totals: totals.rows[0]?.n ?? 0 };
 }
 
+/** EXPLAIN of the budget read's two statements (store/budget.ts readBudget): which tables they read. */
+async function explainBudget(db: Database<DB>['db'], projectId: string) {
+  const plans: string[] = [];
+  for (const q of [
+    sql`SELECT budget_minor, committed_minor, actual_minor FROM development_projects WHERE id = ${projectId}`,
+    sql`SELECT category, budget_minor, committed_minor, actual_minor, updated_at FROM budget_lines
+      WHERE project_id = ${projectId} ORDER BY category`,
+  ]) {
+    const r = await sql<Record<string, string>>`EXPLAIN (COSTS OFF) ${q}`.execute(db);
+    plans.push(...r.rows.map((x) => Object.values(x)[0] as string));
+  }
+  return { plan: plans, reads_cost_events: plans.join('\n').includes('cost_events') };
+}
+
 const summary = (r: LoadResult) => ({
   requests: r.count,
   seconds: round(r.seconds, 3),
@@ -220,6 +234,8 @@ export async function benchBudget(kind: BenchKind, run: BenchRun): Promise<Recor
       goal(`${kind}: budget read flat in cost events`, growth <= GOAL_BUDGET_GROWTH_MAX),
     );
     row('  lines equal to the sums of their events', 'yes');
+    const plan = await explainBudget(db, large);
+    row('  budget read plan touches cost_events', String(plan.reads_cost_events));
     return {
       small_events: SMALL,
       large_events: LARGE,
@@ -229,6 +245,7 @@ export async function benchBudget(kind: BenchKind, run: BenchRun): Promise<Recor
       p50_ratio_large_to_small: round(growth),
       goal: `<= ${GOAL_BUDGET_GROWTH_MAX}`,
       drift: drifted,
+      plan,
     };
   } finally {
     await worker.close();
