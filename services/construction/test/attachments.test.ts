@@ -110,6 +110,24 @@ describe('attachments', () => {
     }
   });
 
+  it('17 CON-174 a retried registration (same Idempotency-Key) answers the stored attachment without asking documents again', async () => {
+    const d = await registerDocument(h);
+    const rev = await startRevision(h, d.id);
+    const key = randomUUID();
+    const body = { data: file('document_revision', rev.id) };
+    const first = await h.call('POST', '/v1/attachments', EDITOR, body, key);
+    expect(first.status).toBe(201);
+    await act(h, rev.id, 'prepared');
+    await act(h, rev.id, 'reviewed');
+    const calls = docs.state.calls.length;
+    const before = await h.state();
+    const again = await h.call('POST', '/v1/attachments', EDITOR, body, key);
+    expect(again.status).toBe(201);
+    expect(again.data).toEqual(first.data);
+    expect(docs.state.calls.length).toBe(calls);
+    expect(await h.state()).toEqual(before);
+  });
+
   it('17 CON-125 the documents service failing (500) is 502 documents_unavailable, nothing written', async () => {
     const p = await project(h);
     const t = await task(h, p);

@@ -80,13 +80,15 @@ export const attachmentRoutes: Routes = [
       'project_closed',
       'project_not_found',
     ],
-    check: async ({ body }, deps) => {
+    check: (_input, deps) => {
       documentsOf(deps);
-      await checkRecord(deps.database.db, body.data);
     },
     options: ({ body, req }, deps) => ({
+      // Runs for a new request only (a replay answers the stored result): the record is checked
+      // before the documents service is asked, and again under lock in the transaction.
       beforeTransaction: async () => {
         const d = body.data;
+        await checkRecord(deps.database.db, d);
         const file = await documentsOf(deps).register(
           {
             blob_name: d.blob_name,

@@ -179,12 +179,15 @@ export const documentRoutes: Routes = [
       'vendor_not_found',
       'vendors_unavailable',
     ],
-    check: async ({ body, principal }, deps) => {
-      if (body.data.target_type !== 'firm') return;
-      if (!deps.vendors) throw vendorsUnset();
-      const firm = await deps.vendors.firm(body.data.target_id, principal.email ?? principal.id);
-      if (!firm) throw notFound('Firm', 'vendor_not_found');
-    },
+    // A firm is asked of vendors before the transaction, for a new request only (a replay answers the stored result).
+    options: ({ body, principal }, deps) => ({
+      beforeTransaction: async () => {
+        if (body.data.target_type !== 'firm') return;
+        if (!deps.vendors) throw vendorsUnset();
+        const firm = await deps.vendors.firm(body.data.target_id, principal.email ?? principal.id);
+        if (!firm) throw notFound('Firm', 'vendor_not_found');
+      },
+    }),
     run: (ctx, { params, body }) => linkDocument(ctx, params.id, body.data),
   }),
 
