@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../src/domain/health.ts';
-import { AWARD, advance, advanceTo, passGate, pendingGate } from './fixtures/projects.ts';
+import { AWARD, advance, advanceTo, passGate, pendingGate, rejectedGate } from './fixtures/projects.ts';
 import { EDITOR, fid, type Harness, harness, READER } from './harness.ts';
 
 let h: Harness;
@@ -67,8 +67,9 @@ describe('stages', () => {
   it('17 CON-041 advance from a gated stage without an approved stage_gate approval is 409 no_approved_gate, stage unchanged', async () => {
     const p = await h.project();
     await adv(p.id, { from_stage: 'initiation' });
-    // A pending gate, an approved gate of another stage and one of another project do not open it.
+    // A pending gate, a rejected one, an approved gate of another stage and one of another project do not open it.
     await pendingGate(h, p.id, 'feasibility');
+    await rejectedGate(h, p.id, 'feasibility');
     await passGate(h, p.id, 'design');
     const other = await h.project();
     await passGate(h, other.id, 'feasibility');
