@@ -185,6 +185,9 @@ describe('the register', () => {
       owner_fid: fid(READER),
     });
     expect(got.trail.map((e) => e.action)).toContain('updated');
+    const before = await h.state();
+    expect((await h.ok<DocumentData>('PUT', `/v1/documents/${d.id}`, {})).code).toBe(code);
+    expect(await h.state()).toEqual({ ...before, idempotency_keys: before.idempotency_keys + 1 });
   });
 
   it('17 CON-182 CON-183 a reader may read the register but not write it (403), nothing written', async () => {

@@ -187,9 +187,11 @@ export async function changeDocument(ctx: CommandCtx, documentId: string, input:
   if (!(await lockDocument(trx, documentId))) throw documentNotFound();
   const changes = { ...input, ...(input.code === undefined ? {} : { code: input.code.trim() }) };
   if (changes.title !== undefined) changes.title = changes.title.trim();
+  const fields = Object.keys(changes);
+  // Nothing sent: the document as it is, no trail row, no event.
+  if (fields.length === 0) return documentDetail(trx, documentId);
   if (changes.code !== undefined) await requireCodeFree(ctx, changes.code, documentId);
   await codeGuarded(changes.code ?? '', () => updateDocument(trx, documentId, changes, now));
-  const fields = Object.keys(changes);
   await addTrail(
     trx,
     { id: id(ctx), document_id: documentId, action: 'updated', note: fields.join(', ') },
