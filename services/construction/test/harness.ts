@@ -39,7 +39,7 @@ export interface HarnessOptions {
   now?: string;
   env?: Record<string, string | undefined>;
   /** Clients of the neighbouring services (fakes, or HTTP clients of fake servers). */
-  app?: Pick<ConstructionDeps, 'vendors' | 'documents'>;
+  app?: Pick<ConstructionDeps, 'vendors' | 'documents' | 'swaggerOn'>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Command, Envelope, PageEnvelope, pageMeta, pageRequest } from '@platform/kit';
+import { Type } from '@sinclair/typebox';
 import { draftVariation, incorporateVariation, priceVariation, submitVariation } from '../commands/variations.ts';
 import { variationNotFound } from '../domain/variations.ts';
 import {
@@ -125,6 +126,7 @@ export const VARIATION_ROUTES: Routes = [
       'seq) carries the current sum plus the cost change and the current completion date moved by the days. ' +
       'Publishes variation.incorporated.',
     params: VariationParams,
+    body: Command(Type.Object({}, { additionalProperties: false })),
     response: Envelope(Variation),
     errors: ['variation_not_found', 'project_not_found', 'project_closed', 'no_baseline', 'variation_not_approved'],
     run: (ctx, { params }) => incorporateVariation(ctx, params.id),
