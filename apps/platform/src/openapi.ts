@@ -22,6 +22,18 @@ export interface ServiceSpec {
  */
 export const EXCLUDED_FROM_MERGED_SPEC: readonly string[] = ['documents', 'broker'];
 
+/**
+ * Paths of an included service left out all the same. Construction's document register is served at
+ * /v1/documents (spec 3), the documents service's path: the merged document has no /v1/documents
+ * paths (PLT-031), and construction's own /openapi.json describes them (spec 3: its contract is its
+ * generated spec). docs/decisions.md, "Construction in the merged document".
+ */
+export const PATHS_EXCLUDED_FROM_MERGED_SPEC: Readonly<Record<string, readonly string[]>> = {
+  construction: ['/v1/documents'],
+};
+const excludedPath = (service: string, path: string) =>
+  (PATHS_EXCLUDED_FROM_MERGED_SPEC[service] ?? []).some((p) => path === p || path.startsWith(`${p}/`));
+
 const REF_PREFIX = '#/components/schemas/';
 
 /** Component names are per service (`def-0` exists in every one), so each gets its service's prefix. */
@@ -61,7 +73,7 @@ export function mergedOpenApi(services: readonly ServiceSpec[], version = '1.0.0
     Object.assign(securitySchemes, doc.components?.securitySchemes ?? {});
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       // Discovery and ops routes (/, /healthz, /readyz) are each service's own, not the platform's.
-      if (!path.startsWith('/v1/')) continue;
+      if (!path.startsWith('/v1/') || excludedPath(s.name, path)) continue;
       if (path in paths) throw new Error(`${s.name} and another service both serve ${path}`);
       const ops: Json = { servers: [{ url: s.url, description: s.name }] };
       for (const [method, op] of Object.entries(item)) {
@@ -83,7 +95,7 @@ export function mergedOpenApi(services: readonly ServiceSpec[], version = '1.0.0
     info: {
       title: 'Platform',
       version,
-      description: `Every /v1 operation of the platform's services; each path names its service's server. Not included: ${EXCLUDED_FROM_MERGED_SPEC.join(', ')} (spec 1, Versioning).`,
+      description: `Every /v1 operation of the platform's services; each path names its service's server. Not included: ${EXCLUDED_FROM_MERGED_SPEC.join(', ')} (spec 1, Versioning), and construction's document register (/v1/documents: see construction's own document).`,
     },
     tags,
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
