@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type FakeProvider, startFakeProvider } from '../../../services/broker/test/fakes/providers.ts';
 import { launch } from '../src/launcher.ts';
-import { EXCLUDED_FROM_MERGED_SPEC, platformOpenApi, throwawayEnv } from '../src/openapi.ts';
+import {
+  EXCLUDED_FROM_MERGED_SPEC,
+  PATHS_EXCLUDED_FROM_MERGED_SPEC,
+  platformOpenApi,
+  throwawayEnv,
+} from '../src/openapi.ts';
 import { SERVICES, type Started } from '../src/services.ts';
 
 type Doc = { paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
@@ -232,9 +237,12 @@ describe('merged platform OpenAPI document', () => {
     expect(done.body.payload.data).toMatchObject({ slug: 'site-plan', sha256, version: 1, status: 'active' });
   });
 
-  it('it holds every /v1 route of the other services, each path naming its own service', async () => {
+  it('it holds every /v1 route of the other services, each path naming its own service (construction without its /v1/documents register)', async () => {
     for (const s of platform.started.filter((x) => !EXCLUDED_FROM_MERGED_SPEC.includes(x.name))) {
-      const own = Object.keys((s.openapi() as Doc).paths).filter((p) => p.startsWith('/v1/'));
+      const left = PATHS_EXCLUDED_FROM_MERGED_SPEC[s.name] ?? [];
+      const own = Object.keys((s.openapi() as Doc).paths).filter(
+        (p) => p.startsWith('/v1/') && !left.some((l) => p === l || p.startsWith(`${l}/`)),
+      );
       expect(own.length).toBeGreaterThan(0);
       for (const p of own) {
         expect(merged.paths[p]?.servers, p).toEqual([

@@ -61,6 +61,24 @@ export function openPglite(dataDir: string, loadDataDir?: Blob): Promise<SharedP
   return p;
 }
 
+/** Whether this process's shared PGlite (the one `openDatabase` opens without `pglite`) is open. */
+export const processPgliteOpen = () => processPglite !== undefined;
+
+/**
+ * Makes `pglite` this process's shared PGlite, for the next `openDatabase` without `pglite` (the
+ * test databases start from a snapshot this way); false when one is open already.
+ */
+export function adoptProcessPglite(pglite: Promise<SharedPglite>): boolean {
+  if (processPglite) return false;
+  processPglite = pglite;
+  return true;
+}
+
+/** A snapshot of this process's shared PGlite (its whole data folder, uncompressed), if it is open. */
+export async function dumpProcessPglite(): Promise<Blob | undefined> {
+  return processPglite && (await processPglite).pg.dumpDataDir('none');
+}
+
 /** Close a PGlite and forget it, so the next open of its folder starts afresh. */
 export async function closePglite(handle: SharedPglite): Promise<void> {
   for (const [dir, p] of pgliteByDir) if ((await p) === handle) pgliteByDir.delete(dir);
