@@ -229,7 +229,7 @@ describe.each(targets)('$name', (target) => {
     expect(job.spec?.activeDeadlineSeconds).toBe(3600);
   });
 
-  it('18 kubernetes runner: applying a Job that exists (AlreadyExists) leaves it as it is, not run twice', async () => {
+  it('18 kubernetes runner: applying the Job of the same generation again leaves it as it is, not run twice', async () => {
     const w = track(workload({ kind: 'job', ttlAt: new Date(NOW.getTime() + HOUR) }));
     await runner.apply(w);
     const [before] = await jobs(w.agentId);
@@ -300,21 +300,28 @@ describe.each(targets)('$name', (target) => {
     const known = track(workload());
     const orphan = track(workload());
     const orphanJob = track(workload({ kind: 'job', ttlAt: new Date(NOW.getTime() + HOUR) }));
+    const secretOnly = track(workload());
     await runner.apply(known);
     await runner.apply(orphan);
     await runner.apply(orphanJob);
+    // An apply that failed after writing the Secret leaves only the Secret behind.
+    const sloppy = kubernetesRunnerFromConfig({ ...settings, images: { platform: `${IMAGES.platform} ` } });
+    await expect(sloppy.apply(secretOnly)).rejects.toThrow(KubernetesRunnerError);
+    expect(await secrets(secretOnly.agentId)).toHaveLength(1);
+    const orphans = [orphan.agentId, orphanJob.agentId, secretOnly.agentId];
     // Everything else in the namespace counts as known, so a shared cluster namespace keeps its agents.
-    const others = (await runner.list())
-      .map((o) => o.agentId)
-      .filter((id) => id !== orphan.agentId && id !== orphanJob.agentId);
+    const present = [...(await runner.list()).map((o) => o.agentId), ...(await runner.secretAgentIds())];
+    const others = present.filter((id) => !orphans.includes(id));
 
     const removed = await removeOrphans(runner, others);
 
-    expect(removed.sort()).toEqual([orphan.agentId, orphanJob.agentId].sort());
+    expect(removed.sort()).toEqual([...orphans].sort());
     expect(await deployments(orphan.agentId)).toEqual([]);
     expect(await jobs(orphanJob.agentId)).toEqual([]);
-    expect(await secrets(orphan.agentId)).toEqual([]);
+    for (const id of orphans) expect(await secrets(id)).toEqual([]);
     expect(await deployments(known.agentId)).toHaveLength(1);
+    expect(await secrets(known.agentId)).toHaveLength(1);
+    expect(await removeOrphans(runner, present)).toEqual([]);
   });
 
   it("18 kubernetes runner: a changed slug moves the agent's Deployment and Secret to the new name", async () => {
@@ -404,15 +411,12 @@ describe('fake Kubernetes API: what the runner sends', () => {
     const sent = fake.requests.slice(from);
     const models = { deployments: Deployment, jobs: Job, secrets: Secret };
     const creates = sent.filter((r) => r.method === 'POST');
-    expect(creates.map((r) => r.resource)).toEqual(['secrets', 'deployments', 'jobs', 'jobs', 'jobs']);
+    expect(creates.map((r) => r.resource)).toEqual(['secrets', 'deployments', 'jobs', 'jobs']);
     for (const r of creates) {
       const Model = models[r.resource as keyof typeof models];
       expect(() => new Model(r.body as never).validate(), `${r.method} ${r.path}`).not.toThrow();
     }
-    // The only refusal is the repeated create of generation 4's Job, which means "it is there".
-    expect(sent.filter((r) => r.status >= 300).map((r) => [r.method, r.resource, r.status])).toEqual([
-      ['POST', 'jobs', 409],
-    ]);
+    expect(sent.filter((r) => r.status >= 300)).toEqual([]);
     expect(sent.filter((r) => r.method === 'PATCH').map((r) => r.contentType)).toEqual([
       'application/merge-patch+json',
     ]);
@@ -431,6 +435,19 @@ describe('fake Kubernetes API: what the runner sends', () => {
     for (const o of fake.objects('Deployment')) expect(() => new Deployment(o as never).validate()).not.toThrow();
     for (const o of fake.objects('Job')) expect(() => new Job(o as never).validate()).not.toThrow();
     for (const o of fake.objects('Secret')) expect(() => new Secret(o as never).validate()).not.toThrow();
+  });
+
+  it('18 kubernetes runner: applying what is already there sends only reads', async () => {
+    const always = workload();
+    const ephemeral = workload({ kind: 'job', ttlAt: new Date(NOW.getTime() + HOUR) });
+    await runner.apply(always);
+    await runner.apply(ephemeral);
+    const from = fake.requests.length;
+
+    await runner.apply(always);
+    await runner.apply({ ...ephemeral, ttlAt: new Date(NOW.getTime() + 2 * HOUR) });
+
+    expect(fake.requests.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('18 kubernetes runner: a 409 Conflict on the Deployment patch is retried once after a re-read', async () => {
@@ -524,6 +541,37 @@ describe('fake Kubernetes API: what the runner sends', () => {
     await runner.apply(w);
 
     expect(fake.get('Deployment', 'agents', name)!.spec.template.metadata.labels[LABEL_GENERATION]).toBe('5');
+  });
+
+  it('18 kubernetes runner: a Job created meanwhile by another pass (AlreadyExists) counts as there and is not replaced', async () => {
+    const w = workload({ kind: 'job', generation: 2, ttlAt: new Date(NOW.getTime() + HOUR) });
+    const name = objectName(w, '-g2');
+    let other: string | undefined;
+    fake.beforeNext({ method: 'POST', resource: 'jobs' }, () => {
+      other = fake.seed({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: {
+          name,
+          namespace: 'agents',
+          labels: { [LABEL_AGENT_ID]: w.agentId, [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_GENERATION]: '2' },
+        },
+        spec: {
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'harness', image: IMAGES.platform }] } },
+        },
+      }).metadata.uid;
+    });
+    const from = fake.requests.length;
+
+    await runner.apply(w);
+
+    expect(
+      fake.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST' && r.resource === 'jobs')
+        .map((r) => r.status),
+    ).toEqual([409]);
+    expect(fake.get('Job', 'agents', name)!.metadata.uid).toBe(other);
   });
 
   it('18 kubernetes runner: NotFound on delete (gone meanwhile) is ignored', async () => {

@@ -215,8 +215,8 @@ export class KubernetesRunner implements Runner {
     } else {
       await this.deleteDeployments(workload.agentId, () => true);
       const name = objectName(workload, jobSuffix(workload.generation));
-      await this.deleteJobs(workload.agentId, (job) => job.metadata?.name !== name);
-      await this.createJob(workload, image, name);
+      const remaining = await this.deleteJobs(workload.agentId, (job) => job.metadata?.name !== name);
+      if (remaining.length === 0) await this.createJob(workload, image, name);
     }
   }
 
@@ -396,7 +396,7 @@ export class KubernetesRunner implements Runner {
     try {
       await this.batch.createNamespacedJob({ namespace: this.namespace, body });
     } catch (error) {
-      // The Job of this generation exists (perhaps finished): it is not run twice.
+      // Created meanwhile by another pass: the Job of this generation is there, and runs once.
       if (!isReason(error, 'AlreadyExists')) throw wrap(`create job ${name}`, error);
     }
   }
@@ -435,15 +435,21 @@ export class KubernetesRunner implements Runner {
     for (const d of await this.agentDeployments(agentId)) if (which(d)) await this.deleteDeployment(d.metadata!.name!);
   }
 
-  private async deleteJobs(agentId: string, which: (j: V1Job) => boolean): Promise<void> {
+  /** Deletes the agent's Jobs `which` picks and returns the others. */
+  private async deleteJobs(agentId: string, which: (j: V1Job) => boolean): Promise<V1Job[]> {
+    const kept: V1Job[] = [];
     for (const job of await this.agentJobs(agentId)) {
-      if (!which(job)) continue;
+      if (!which(job)) {
+        kept.push(job);
+        continue;
+      }
       const name = job.metadata!.name!;
       // Without a propagation policy a Job's pods are orphaned and the harness keeps running.
       await this.ignoreNotFound(`delete job ${name}`, () =>
         this.batch.deleteNamespacedJob({ name, namespace: this.namespace, propagationPolicy: 'Background' }),
       );
     }
+    return kept;
   }
 
   private deleteDeployment(name: string): Promise<void> {
