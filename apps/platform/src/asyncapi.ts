@@ -7,6 +7,7 @@
  */
 
 import { events as accounting } from '@platform/accounting/events';
+import { events as agents } from '@platform/agents/events';
 import { events as broker } from '@platform/broker/events';
 import { events as construction } from '@platform/construction/events';
 import { events as documents } from '@platform/documents/events';
@@ -26,6 +27,7 @@ export const CATALOGUES: readonly EventCatalogue[] = [
   workspace,
   broker,
   construction,
+  agents,
 ];
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */

@@ -57,6 +57,7 @@ const NEIGHBOURS: Record<string, Record<string, string>> = {
   broker: { WORKSPACE_URL: 'workspace' },
   workspace: { DOCUMENTS_URL: 'documents' },
   construction: { CONSTRUCTION_VENDORS_URL: 'vendors', CONSTRUCTION_DOCUMENTS_URL: 'documents' },
+  agents: { AGENTS_BROKER_URL: 'broker', AGENTS_DOCUMENTS_URL: 'documents' },
 };
 
 /**
@@ -69,6 +70,7 @@ const NEIGHBOURS: Record<string, Record<string, string>> = {
 export function constructionLocalEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
     CONSTRUCTION_ACCESS_AUD: env.CONSTRUCTION_ACCESS_AUD || 'construction-app',
+    AGENTS_ACCESS_AUD: env.AGENTS_ACCESS_AUD || 'agents-app',
     CONSTRUCTION_EDITORS: env.CONSTRUCTION_EDITORS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
     ...(env.CONSTRUCTION_VENDORS_SERVICE_TOKEN && !env.VENDORS_SERVICE_TOKEN
       ? { VENDORS_SERVICE_TOKEN: env.CONSTRUCTION_VENDORS_SERVICE_TOKEN }

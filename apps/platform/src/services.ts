@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } from '@platform/accounting';
+import { DEFAULT_PORT as AGENTS_PORT, agentsConfig, startAgents } from '@platform/agents';
 import { DEFAULT_PORT as BROKER_PORT, brokerConfig, startBroker } from '@platform/broker';
 import { DEFAULT_PORT as CONSTRUCTION_PORT, constructionConfig, startConstruction } from '@platform/construction';
 import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
@@ -110,6 +111,13 @@ export const SERVICES: Record<string, ServiceEntry> = {
     // are stored through documents (the launcher hands it both addresses).
     needs: ['identity', 'vendors', 'documents'],
     start: async (env, shared) => started('construction', await startConstruction(constructionConfig(env), shared)),
+  },
+  agents: {
+    port: AGENTS_PORT,
+    // Identity stands in for the access gateway; skill archives are stored through documents and
+    // the harness's model calls go through the broker (the launcher hands it both addresses).
+    needs: ['identity', 'documents', 'broker'],
+    start: async (env, shared) => started('agents', await startAgents(agentsConfig(env), shared)),
   },
 };
 

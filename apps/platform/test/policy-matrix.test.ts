@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { can as accountingCan, accountingConfig } from '@platform/accounting';
+import { agentsAuthenticator, callerPolicy as agentsCallers, agentsCan, agentsConfig } from '@platform/agents';
 import { brokerAuthenticator, can as brokerCan, brokerConfig } from '@platform/broker';
 import {
   constructionAuthenticator,
@@ -75,6 +76,10 @@ beforeAll(async () => {
     construction: {
       authenticator: constructionAuthenticator(constructionConfig(env)),
       can: constructionCan(constructionCallers(constructionConfig(env))) as Can,
+    },
+    agents: {
+      authenticator: agentsAuthenticator(agentsConfig(env)),
+      can: agentsCan(agentsCallers(agentsConfig(env))) as Can,
     },
   };
 }, 120_000);

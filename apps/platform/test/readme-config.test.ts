@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountingConfig } from '@platform/accounting';
+import { agentsConfig } from '@platform/agents';
 import { brokerConfig } from '@platform/broker';
 import { constructionConfig } from '@platform/construction';
 import { documentsConfig } from '@platform/documents';
@@ -60,6 +61,7 @@ function variablesTheCodeReads(): Set<string> {
   const names = new Set<string>();
   for (const config of [
     accountingConfig,
+    agentsConfig,
     brokerConfig,
     constructionConfig,
     documentsConfig,

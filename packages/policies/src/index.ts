@@ -1,4 +1,5 @@
 import { accounting } from './accounting.ts';
+import { agents } from './agents.ts';
 import { broker } from './broker.ts';
 import { construction } from './construction.ts';
 import { documents } from './documents.ts';
@@ -9,7 +10,7 @@ import { workspace } from './workspace.ts';
 
 export * from './roles.ts';
 export * from './types.ts';
-export { accounting, broker, construction, documents, identity, vendors, workspace };
+export { accounting, agents, broker, construction, documents, identity, vendors, workspace };
 
 /** Every service's policy, by service name: what identity's matrix is built from. A new service adds one here. */
 export const POLICIES: Readonly<Record<string, Policy>> = {
@@ -20,4 +21,5 @@ export const POLICIES: Readonly<Record<string, Policy>> = {
   workspace,
   broker,
   construction,
+  agents,
 };

@@ -1,0 +1,43 @@
+import type { Policy, Rule } from './types.ts';
+
+/**
+ * Staff (spec 3, Agents authentication): any person signed in at the access gateway for the agents
+ * application, with identity's platform token, or with a broker credential they minted; and
+ * platform services with the shared service token (the harness, communications, the scheduler).
+ * What a caller may do on one agent then follows their role on it (services/agents/src/domain/access.ts).
+ */
+const staff: Rule = { anyPerson: true, anyService: true, apps: ['internal'] };
+
+/**
+ * The agents service's actions: the policy gates the action itself (staff manage, start and run:
+ * AGT-330) before the agent's roles are asked. Grants play no part but a platform admin's.
+ */
+export const agents = {
+  service: 'agents',
+  superAdmin: 'none',
+  apps: {
+    internal: {
+      audience: 'AGENTS_ACCESS_AUD',
+      elsewhere: 'This token is for another application',
+    },
+  },
+  platformToken: { app: 'internal', elsewhere: 'This token is for another application' },
+  actions: {
+    /** Read agents, their members, runs, logs, memories, sources; skills, harnesses, tools; audit. */
+    ReadAgents: staff,
+    /** Create, save, delete agents; members; memories; skills. */
+    ManageAgents: staff,
+    /** Start, stop, restart, expire, archive; swarms and coding agents. */
+    StartAgents: staff,
+    /** Wake, run, call secrets, and the harness's own routes (inbox, runs, logs, checkpoints). */
+    RunAgents: staff,
+    /** Read every agent without a role on it; change one only through a membership (AGT-100, AGT-328, AGT-329). */
+    ReadAllAgents: {
+      roles: ['platform_admin'],
+      notViaServiceToken: true,
+      refusal: 'Only a platform admin reads every agent',
+    },
+    /** An on-demand call: the access gateway's session plus the agent's one-time secret (the route checks the secret). */
+    CallOnDemand: { anyPerson: true, apps: ['internal'] },
+  },
+} as const satisfies Policy;

@@ -1,0 +1,44 @@
+import { authConfig, commonConfig, flag, int, loadConfig, oneOf, optionalStr, port, str, url } from '@platform/kit';
+
+export const DEFAULT_PORT = 4107;
+
+/**
+ * The agents service's configuration (spec 3, Agents service). Callers are people signed in at
+ * the access gateway for AGENTS_ACCESS_AUD, a person's platform access token or broker credential,
+ * platform services with SERVICE_TOKEN, or locally the dev header (DEV_AUTH=1). Fails fast naming
+ * a bad variable.
+ */
+export const agentsConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(env, {
+    ...commonConfig(),
+    ...authConfig(),
+    PORT_AGENTS: port(DEFAULT_PORT),
+    /** GET /api-docs (interactive docs) is served only when on. */
+    SWAGGER_ON: flag(false),
+    /** The agents application's audience at the access gateway; the gateway is off when unset. */
+    AGENTS_ACCESS_AUD: optionalStr(),
+    /** prod gives agents' mailboxes AGENTS_MAIL_DOMAIN_PROD; anything else AGENTS_MAIL_DOMAIN (AGT-024). */
+    AGENTS_ENVIRONMENT: str('dev'),
+    AGENTS_MAIL_DOMAIN_PROD: str('agents.company.com'),
+    AGENTS_MAIL_DOMAIN: str('agents.dev.company.com'),
+    /** Where agents run: child processes on this machine (process) or a Kubernetes cluster (kubernetes). */
+    AGENTS_RUNNER: oneOf(['process', 'kubernetes'] as const, 'process'),
+    /** How often the reconciler makes the world match the records, besides after every commit. */
+    AGENTS_RECONCILE_MS: int(5_000, 100, 600_000),
+    /** Kubernetes: the namespace agents' Deployments, Jobs and Secrets live in. */
+    AGENTS_K8S_NAMESPACE: str('platform-agents'),
+    /** Kubernetes: the image of each harness, as `harness=image` pairs separated by commas. */
+    AGENTS_K8S_IMAGES: optionalStr(),
+    /** Kubernetes: a kubeconfig file; unset, the in-cluster account or ~/.kube/config. */
+    KUBECONFIG: optionalStr(),
+    /** The agents service's address as the harness reaches it (the process runner defaults to this server). */
+    AGENTS_PUBLIC_URL: url(['http:', 'https:']),
+    /** The model broker (its relay): the harness's one model call per wake, and on-demand calls. */
+    AGENTS_BROKER_URL: url(['http:', 'https:']),
+    /** The documents service: skill archives (upload-url, document_id, blob_name). */
+    AGENTS_DOCUMENTS_URL: url(['http:', 'https:']),
+    /** How long a call to the broker or documents may take before it counts as not answering. */
+    AGENTS_UPSTREAM_TIMEOUT_MS: int(30_000, 50, 600_000),
+  });
+
+export type AgentsConfig = ReturnType<typeof agentsConfig>;

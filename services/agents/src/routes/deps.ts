@@ -1,0 +1,94 @@
+import {
+  type Can,
+  type CommandScope,
+  type Database,
+  type DeclaredRoute,
+  declareRoutes,
+  type EmitHook,
+  IdempotencyHeaders,
+  isCommandRoute,
+  type KitErrorCode,
+  type Principal,
+  type RouteSpec,
+} from '@platform/kit';
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { CommandCtx } from '../commands/context.ts';
+import type { Caller, CallerHint } from '../domain/access.ts';
+import type { Action } from '../domain/permissions.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import type { AgentsEvent, events } from '../events.ts';
+import { CallerHeaders } from '../schemas/common.ts';
+import { resolveCaller } from '../store/access.ts';
+import type { DB } from '../store/db.ts';
+
+export interface RouteDeps {
+  database: Database<DB>;
+  /** The policy's `can` with this deployment's gateway audience (domain/permissions.ts). */
+  can: Can<Action>;
+  clock: () => Date;
+  /** The service's declared events: what a command's `emit` accepts. */
+  events: typeof events;
+  /** The mailbox domain of this environment (AGT-024). */
+  mailDomain: string;
+  /** Runs after every emit of a command, in its transaction. */
+  onEmit?: EmitHook<DB>;
+  /** Wakes the reconciler after a command that changed what should run has committed. */
+  nudge?: () => void;
+}
+
+const headerOf = (req: FastifyRequest, name: string) => {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim();
+};
+
+/** What the headers and the policy say about the caller (X-Platform-Agent-Id, X-Platform-As-Member). */
+export function callerHint(req: FastifyRequest, principal: Principal, can: Can<Action>): CallerHint {
+  const asMember = headerOf(req, 'x-platform-as-member')?.toLowerCase() === 'true';
+  return {
+    agentId: headerOf(req, 'x-platform-agent-id') || null,
+    admin: !asMember && can(principal, 'ReadAllAgents'),
+  };
+}
+
+const declarer = declareRoutes<Action, ErrorCode, RouteDeps, CommandScope<DB, AgentsEvent>>({
+  can: (deps: RouteDeps) => deps.can,
+  errors: ERRORS,
+});
+
+/** Registers declared routes with everything the kit derives (app.ts passes ROUTES). */
+export const { register } = declarer;
+
+/**
+ * The agents service's route declarer: one declaration per route; the kit derives the guard from
+ * the action, the Idempotency-Key for commands, the typed principal, the OpenAPI entry and its
+ * codes (checked against ERRORS). Every route documents X-Platform-Agent-Id and
+ * X-Platform-As-Member and may answer agent_header_not_allowed; a command's work runs with them
+ * read (CommandCtx.hint).
+ */
+export const route = <
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+>(
+  spec: RouteSpec<Action, ErrorCode | KitErrorCode, RouteDeps, B, Q, P, CommandCtx>,
+): DeclaredRoute<RouteDeps> => {
+  const { run } = spec;
+  const headers = isCommandRoute(spec)
+    ? Type.Object({ ...IdempotencyHeaders.properties, ...CallerHeaders })
+    : Type.Object(CallerHeaders);
+  return declarer.route<B, Q, P>({
+    ...spec,
+    errors: [...new Set([...(spec.errors ?? []), 'agent_header_not_allowed' as const])],
+    schema: { headers, ...spec.schema },
+    run:
+      run &&
+      ((scope, input, deps) => run({ ...scope, hint: callerHint(input.req, input.principal, deps.can) }, input, deps)),
+  });
+};
+
+/** A read's caller: who the request acts as (commands resolve theirs in their transaction). */
+export const readCaller = (deps: RouteDeps, input: { principal: Principal; req: FastifyRequest }): Promise<Caller> =>
+  resolveCaller(deps.database.db, input.principal, callerHint(input.req, input.principal, deps.can));
+
+export type Routes = readonly DeclaredRoute<RouteDeps>[];

@@ -1,0 +1,34 @@
+import { type RouteExample, routeChecks } from '@platform/kit/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { ROUTES } from '../src/routes/index.ts';
+import { type Harness, harness, OWNER } from './harness.ts';
+import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
+
+/**
+ * The kit's route checks over every command the agents service declares: 401 without identity,
+ * 400 without an Idempotency-Key, a replay of the same request, 409 for a key reused with another
+ * body or on another path, and nothing written on each refusal. Every signed-in person passes the
+ * policy (staff); a route whose role check refuses a viewer names one as `denied` in its example.
+ */
+let h: Harness;
+// The examples are built before beforeAll runs: they reach the harness through this forwarder.
+// biome-ignore lint/suspicious/noExplicitAny: forwarding to the harness made in beforeAll
+const lazy = new Proxy({}, { get: (_t, k) => (h as any)[k] }) as Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h.close_());
+
+const examples: Record<string, RouteExample> = {
+  ...AGENTS_EXAMPLES(lazy),
+};
+const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
+
+routeChecks('18 agents', {
+  app: () => h.app,
+  routes: ROUTES,
+  examples: Object.fromEntries(Object.entries(examples).map(([k, ex]) => [k, { rules, ...ex }])),
+  allowed: OWNER,
+  denied: null,
+  state: () => h.state(),
+});
