@@ -173,6 +173,20 @@ describe.each(targets)('$name', (target) => {
     expect(secretAfter.metadata?.resourceVersion).toBe(secretBefore.metadata?.resourceVersion);
   });
 
+  it("18 kubernetes runner: a changed service token is written into the agent's Secret without touching the Deployment", async () => {
+    const w = track(workload());
+    await runner.apply(w);
+    const [before] = await deployments(w.agentId);
+    const rotated = kubernetesRunnerFromConfig({ ...settings, serviceToken: 'rotated-token' });
+
+    await rotated.apply(w);
+
+    const [secret, ...others] = await secrets(w.agentId);
+    expect(others).toEqual([]);
+    expect(Buffer.from(secret.data?.[SECRET_TOKEN_KEY] ?? '', 'base64').toString()).toBe('rotated-token');
+    expect((await deployments(w.agentId))[0].metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+  });
+
   it("18 AGT-078 a generation bump changes the Deployment's pod template, so Kubernetes recycles the pod", async () => {
     const w = track(workload({ generation: 1 }));
     await runner.apply(w);

@@ -879,7 +879,7 @@ export async function startFakeKubernetes(
             (h.match.name === undefined || h.match.name === r.name),
         );
         if (hook >= 0) hooks.splice(hook, 1)[0].change();
-        // DeleteOptions may come in the body or the query; a handler reads either from the log.
+        // DeleteOptions (propagationPolicy) arrive in the query or the body; both stay in the request log for tests to read.
         [status, answer] = handle(method, r, url.searchParams, contentType, entry.body);
       } catch (error) {
         const failure =
