@@ -60,6 +60,12 @@ export interface OutboxPublisherOptions {
   leaseMs?: number;
   /** The publisher's clock for leases and published_at; tests move it instead of sleeping. */
   clock?: () => Date;
+  /**
+   * Runs after each batch the bus accepted, with the events sent, restricted ones included (e.g. a
+   * service's audit log). Its failure goes to onError and holds nothing back: the events count as
+   * published, so a consumer that must see every event also subscribes on the bus.
+   */
+  onPublished?: (events: EventEnvelope[]) => Promise<void> | void;
 }
 
 /** One row a publisher claimed, as it goes onto the bus. */
@@ -143,6 +149,13 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
       return { claimed: rows.length, published: 0, sent: false };
     }
     const published = await markPublished(this.db, token, ids, this.clock());
+    if (this.opts.onPublished) {
+      try {
+        await this.opts.onPublished(messages.map((m) => m.data as EventEnvelope));
+      } catch (e) {
+        this.opts.onError?.(e as Error);
+      }
+    }
     return { claimed: rows.length, published, sent: true };
   }
 }

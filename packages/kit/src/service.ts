@@ -5,17 +5,17 @@ import type { Bus } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
 import { ConfigError, commonConfig, loadConfig } from './config.ts';
-import { type Database, type KitTables, openDatabase } from './db/database.ts';
+import { type Database, type Db, type KitTables, openDatabase } from './db/database.ts';
 import { type Migration, prepareSchema } from './db/migrate.ts';
 import type { SharedPglite } from './db/pglite-dialect.ts';
 import { docsNote } from './http/app.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { KIT_MIGRATIONS } from './kit-migrations.ts';
-import { OutboxPublisher } from './outbox.ts';
+import { type EventEnvelope, OutboxPublisher } from './outbox.ts';
 import { RetentionJob } from './retention.ts';
 
 /** What every service's process needs, built once from its config. */
-export interface ServiceRuntimeOptions {
+export interface ServiceRuntimeOptions<DB extends KitTables = KitTables> {
   service: string;
   migrations: Migration[];
   databaseUrl?: string;
@@ -48,6 +48,8 @@ export interface ServiceRuntimeOptions {
   outboxRetentionHours?: number;
   /** Time between retention runs (default 5 minutes). */
   retentionIntervalMs?: number;
+  /** Runs after each batch of events the outbox publisher sent (OutboxPublisherOptions.onPublished). */
+  onPublished?: (events: EventEnvelope[], db: Db<DB>) => Promise<void> | void;
 }
 
 /**
@@ -78,7 +80,7 @@ export interface ServiceRuntime<DB extends KitTables = KitTables> {
 }
 
 export async function startRuntime<DB extends KitTables = KitTables>(
-  o: ServiceRuntimeOptions,
+  o: ServiceRuntimeOptions<DB>,
 ): Promise<ServiceRuntime<DB>> {
   // Settings first: a configuration that could never authenticate anyone stops start-up.
   const authenticator =
@@ -98,6 +100,7 @@ export async function startRuntime<DB extends KitTables = KitTables>(
   const publisher = new OutboxPublisher(database.db, bus, {
     pollMs: o.outboxPollMs,
     onError: (e) => report('outbox', e),
+    onPublished: o.onPublished && ((events) => o.onPublished?.(events, database.db)),
   });
   publisher.start();
   const retention = new RetentionJob(database.db, {

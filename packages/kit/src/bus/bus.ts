@@ -1,4 +1,5 @@
 import type { Result } from '../errors.ts';
+import type { EventEnvelope } from '../outbox.ts';
 
 /** One event as it travels on the bus. */
 export interface BusMessage {
@@ -37,3 +38,14 @@ export function matches(pattern: string, subject: string): boolean {
   }
   return p.length === s.length;
 }
+
+/**
+ * A durable subscription to every public event of one service, handed over as the envelope the
+ * outbox wrote. A handler that throws gets the event again (at least once).
+ */
+export const subscribeEvents = (
+  bus: Bus,
+  service: string,
+  durable: string,
+  handler: (event: EventEnvelope) => Promise<void> | void,
+) => bus.subscribe(`${service}.>`, durable, (m) => handler(m.data as EventEnvelope));
