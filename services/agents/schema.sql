@@ -24,6 +24,91 @@ SET default_tablespace = '';
 SET default_table_access_method = heap;
 
 --
+-- Name: action_sources; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.action_sources (
+    action_id uuid NOT NULL,
+    source_id uuid NOT NULL,
+    kind text NOT NULL,
+    read_in_run boolean NOT NULL,
+    CONSTRAINT action_sources_kind_check CHECK ((kind = ANY (ARRAY['evidence'::text, 'insight'::text, 'message'::text])))
+);
+
+--
+-- Name: agent_actions; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.agent_actions (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    action text NOT NULL,
+    run_id uuid,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_actions_action_check CHECK ((action = ANY (ARRAY['send_email'::text, 'send_sms'::text, 'send_announcement'::text, 'git_commit'::text, 'open_pull_request'::text])))
+);
+
+--
+-- Name: agent_inbox; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.agent_inbox (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    seq bigint NOT NULL,
+    reason text NOT NULL,
+    ref text,
+    wake_key text,
+    queued_by text NOT NULL,
+    queued_at timestamp with time zone NOT NULL,
+    drained_at timestamp with time zone,
+    CONSTRAINT agent_inbox_reason_check CHECK ((reason = ANY (ARRAY['comms'::text, 'dream'::text, 'harvest'::text, 'manual'::text])))
+);
+
+--
+-- Name: agent_inbox_seq_seq; Type: SEQUENCE; Schema: agents; Owner: -
+--
+
+CREATE SEQUENCE agents.agent_inbox_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: agent_inbox_seq_seq; Type: SEQUENCE OWNED BY; Schema: agents; Owner: -
+--
+
+ALTER SEQUENCE agents.agent_inbox_seq_seq OWNED BY agents.agent_inbox.seq;
+
+--
+-- Name: agent_logs; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.agent_logs (
+    id bigint NOT NULL,
+    agent_id uuid NOT NULL,
+    kind text NOT NULL,
+    message text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_logs_kind_check CHECK ((kind = ANY (ARRAY['started'::text, 'heartbeat'::text, 'wake'::text, 'error'::text, 'skill'::text, 'info'::text, 'warn'::text])))
+);
+
+--
+-- Name: agent_logs_id_seq; Type: SEQUENCE; Schema: agents; Owner: -
+--
+
+ALTER TABLE agents.agent_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME agents.agent_logs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: agent_members; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -52,6 +137,49 @@ CREATE SEQUENCE agents.agent_members_seq_seq
 --
 
 ALTER SEQUENCE agents.agent_members_seq_seq OWNED BY agents.agent_members.seq;
+
+--
+-- Name: agent_memories; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.agent_memories (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    content text NOT NULL,
+    tier text NOT NULL,
+    source text NOT NULL,
+    created_by text NOT NULL,
+    recall_count integer DEFAULT 0 NOT NULL,
+    last_recalled_at timestamp with time zone,
+    merged_count integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_memories_source_check CHECK ((source = ANY (ARRAY['agent'::text, 'person'::text]))),
+    CONSTRAINT agent_memories_tier_check CHECK ((tier = ANY (ARRAY['core'::text, 'archive'::text])))
+);
+
+--
+-- Name: agent_runs; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.agent_runs (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    inbox_item_id uuid,
+    reason text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    outcome text NOT NULL,
+    turns integer NOT NULL,
+    model text,
+    summary text,
+    recorded_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_runs_check CHECK ((finished_at >= started_at)),
+    CONSTRAINT agent_runs_outcome_check CHECK ((outcome = ANY (ARRAY['completed'::text, 'failed'::text, 'max_turns'::text]))),
+    CONSTRAINT agent_runs_reason_check CHECK ((reason = ANY (ARRAY['comms'::text, 'dream'::text, 'harvest'::text, 'manual'::text, 'on_demand'::text]))),
+    CONSTRAINT agent_runs_turns_check CHECK ((turns >= 0))
+);
 
 --
 -- Name: agents; Type: TABLE; Schema: agents; Owner: -
@@ -101,6 +229,24 @@ CREATE TABLE agents.agents (
     CONSTRAINT agents_max_turns_check CHECK ((max_turns >= 10)),
     CONSTRAINT agents_run_type_check CHECK ((run_type = ANY (ARRAY['always_on'::text, 'on_demand'::text]))),
     CONSTRAINT agents_status_check CHECK ((status = ANY (ARRAY['active'::text, 'expired'::text, 'archive'::text])))
+);
+
+--
+-- Name: audit_log; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.audit_log (
+    id uuid NOT NULL,
+    event_type text NOT NULL,
+    domain text NOT NULL,
+    actor text NOT NULL,
+    entity text NOT NULL,
+    agent_id uuid,
+    sentence text NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    recorded_at timestamp with time zone NOT NULL,
+    recorded_by text NOT NULL,
+    CONSTRAINT audit_log_recorded_by_check CHECK ((recorded_by = ANY (ARRAY['publisher'::text, 'listener'::text])))
 );
 
 --
@@ -155,6 +301,20 @@ CREATE SEQUENCE agents.outbox_id_seq
 ALTER SEQUENCE agents.outbox_id_seq OWNED BY agents.outbox.id;
 
 --
+-- Name: research_checkpoints; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.research_checkpoints (
+    agent_id uuid NOT NULL,
+    scan_id text NOT NULL,
+    "position" bigint NOT NULL,
+    version integer NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT research_checkpoints_position_check CHECK (("position" >= 0)),
+    CONSTRAINT research_checkpoints_version_check CHECK ((version >= 1))
+);
+
+--
 -- Name: schema_migrations; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -163,6 +323,63 @@ CREATE TABLE agents.schema_migrations (
     checksum text NOT NULL,
     applied_at timestamp with time zone DEFAULT now() NOT NULL
 );
+
+--
+-- Name: skill_versions; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.skill_versions (
+    id uuid NOT NULL,
+    skill_id uuid NOT NULL,
+    number integer NOT NULL,
+    source text NOT NULL,
+    markdown text,
+    document_id text,
+    blob_name text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT skill_versions_number_check CHECK ((number >= 1)),
+    CONSTRAINT skill_versions_source_check CHECK ((source = ANY (ARRAY['markdown'::text, 'document'::text, 'blob'::text])))
+);
+
+--
+-- Name: skills; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.skills (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    category text DEFAULT ''::text NOT NULL,
+    owner_fid text NOT NULL,
+    owner_email text,
+    created_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: transcript_reviews; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.transcript_reviews (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    record_id text NOT NULL,
+    source_version text NOT NULL,
+    sequence integer NOT NULL,
+    meeting_date date NOT NULL,
+    summary text,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT transcript_reviews_sequence_check CHECK ((sequence >= 0))
+);
+
+--
+-- Name: agent_inbox seq; Type: DEFAULT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_inbox ALTER COLUMN seq SET DEFAULT nextval('agents.agent_inbox_seq_seq'::regclass);
 
 --
 -- Name: agent_members seq; Type: DEFAULT; Schema: agents; Owner: -
@@ -177,6 +394,34 @@ ALTER TABLE ONLY agents.agent_members ALTER COLUMN seq SET DEFAULT nextval('agen
 ALTER TABLE ONLY agents.outbox ALTER COLUMN id SET DEFAULT nextval('agents.outbox_id_seq'::regclass);
 
 --
+-- Name: action_sources action_sources_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.action_sources
+    ADD CONSTRAINT action_sources_pkey PRIMARY KEY (action_id, source_id);
+
+--
+-- Name: agent_actions agent_actions_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_actions
+    ADD CONSTRAINT agent_actions_pkey PRIMARY KEY (id);
+
+--
+-- Name: agent_inbox agent_inbox_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_inbox
+    ADD CONSTRAINT agent_inbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: agent_logs agent_logs_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_logs
+    ADD CONSTRAINT agent_logs_pkey PRIMARY KEY (id);
+
+--
 -- Name: agent_members agent_members_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -184,11 +429,32 @@ ALTER TABLE ONLY agents.agent_members
     ADD CONSTRAINT agent_members_pkey PRIMARY KEY (agent_id, principal_fid);
 
 --
+-- Name: agent_memories agent_memories_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_memories
+    ADD CONSTRAINT agent_memories_pkey PRIMARY KEY (id);
+
+--
+-- Name: agent_runs agent_runs_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_runs
+    ADD CONSTRAINT agent_runs_pkey PRIMARY KEY (id);
+
+--
 -- Name: agents agents_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
 ALTER TABLE ONLY agents.agents
     ADD CONSTRAINT agents_pkey PRIMARY KEY (id);
+
+--
+-- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.audit_log
+    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
 -- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
@@ -212,6 +478,13 @@ ALTER TABLE ONLY agents.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
 
 --
+-- Name: research_checkpoints research_checkpoints_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.research_checkpoints
+    ADD CONSTRAINT research_checkpoints_pkey PRIMARY KEY (agent_id);
+
+--
 -- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -219,10 +492,99 @@ ALTER TABLE ONLY agents.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (id);
 
 --
+-- Name: skill_versions skill_versions_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.skill_versions
+    ADD CONSTRAINT skill_versions_pkey PRIMARY KEY (id);
+
+--
+-- Name: skill_versions skill_versions_skill_id_number_key; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.skill_versions
+    ADD CONSTRAINT skill_versions_skill_id_number_key UNIQUE (skill_id, number);
+
+--
+-- Name: skills skills_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.skills
+    ADD CONSTRAINT skills_pkey PRIMARY KEY (id);
+
+--
+-- Name: transcript_reviews transcript_reviews_agent_id_record_id_source_version_sequen_key; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.transcript_reviews
+    ADD CONSTRAINT transcript_reviews_agent_id_record_id_source_version_sequen_key UNIQUE (agent_id, record_id, source_version, sequence);
+
+--
+-- Name: transcript_reviews transcript_reviews_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.transcript_reviews
+    ADD CONSTRAINT transcript_reviews_pkey PRIMARY KEY (id);
+
+--
+-- Name: action_sources_source; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX action_sources_source ON agents.action_sources USING btree (source_id, action_id);
+
+--
+-- Name: agent_actions_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agent_actions_agent ON agents.agent_actions USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: agent_inbox_key; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE UNIQUE INDEX agent_inbox_key ON agents.agent_inbox USING btree (agent_id, wake_key);
+
+--
+-- Name: agent_inbox_waiting; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agent_inbox_waiting ON agents.agent_inbox USING btree (agent_id, seq) WHERE (drained_at IS NULL);
+
+--
+-- Name: agent_inbox_waiting_reason; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE UNIQUE INDEX agent_inbox_waiting_reason ON agents.agent_inbox USING btree (agent_id, reason) WHERE ((wake_key IS NULL) AND (drained_at IS NULL));
+
+--
+-- Name: agent_logs_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agent_logs_agent ON agents.agent_logs USING btree (agent_id, created_at DESC, id DESC);
+
+--
 -- Name: agent_members_principal; Type: INDEX; Schema: agents; Owner: -
 --
 
 CREATE INDEX agent_members_principal ON agents.agent_members USING btree (principal_fid, agent_id);
+
+--
+-- Name: agent_memories_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agent_memories_agent ON agents.agent_memories USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: agent_runs_history; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agent_runs_history ON agents.agent_runs USING btree (agent_id, started_at DESC, id DESC);
+
+--
+-- Name: agent_runs_inbox_item; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE UNIQUE INDEX agent_runs_inbox_item ON agents.agent_runs USING btree (inbox_item_id) WHERE (inbox_item_id IS NOT NULL);
 
 --
 -- Name: agents_owner; Type: INDEX; Schema: agents; Owner: -
@@ -261,6 +623,24 @@ CREATE INDEX agents_top ON agents.agents USING btree (top_id);
 CREATE INDEX agents_unreconciled ON agents.agents USING btree (id) WHERE ((observed_generation IS DISTINCT FROM generation) OR (observed_state IS DISTINCT FROM desired_state));
 
 --
+-- Name: audit_log_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX audit_log_agent ON agents.audit_log USING btree (agent_id);
+
+--
+-- Name: audit_log_entity; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX audit_log_entity ON agents.audit_log USING btree (entity);
+
+--
+-- Name: audit_log_occurred; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX audit_log_occurred ON agents.audit_log USING btree (occurred_at DESC, id DESC);
+
+--
 -- Name: idempotency_keys_created; Type: INDEX; Schema: agents; Owner: -
 --
 
@@ -279,6 +659,46 @@ CREATE INDEX outbox_published ON agents.outbox USING btree (published_at) WHERE 
 CREATE INDEX outbox_unpublished ON agents.outbox USING btree (id) WHERE (published_at IS NULL);
 
 --
+-- Name: skills_created; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX skills_created ON agents.skills USING btree (created_at DESC, id DESC);
+
+--
+-- Name: transcript_reviews_meetings; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX transcript_reviews_meetings ON agents.transcript_reviews USING btree (agent_id, meeting_date DESC, id DESC);
+
+--
+-- Name: action_sources action_sources_action_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.action_sources
+    ADD CONSTRAINT action_sources_action_id_fkey FOREIGN KEY (action_id) REFERENCES agents.agent_actions(id) ON DELETE CASCADE;
+
+--
+-- Name: agent_actions agent_actions_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_actions
+    ADD CONSTRAINT agent_actions_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: agent_inbox agent_inbox_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_inbox
+    ADD CONSTRAINT agent_inbox_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: agent_logs agent_logs_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_logs
+    ADD CONSTRAINT agent_logs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
 -- Name: agent_members agent_members_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -286,11 +706,53 @@ ALTER TABLE ONLY agents.agent_members
     ADD CONSTRAINT agent_members_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
 
 --
+-- Name: agent_memories agent_memories_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_memories
+    ADD CONSTRAINT agent_memories_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: agent_runs agent_runs_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_runs
+    ADD CONSTRAINT agent_runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: agent_runs agent_runs_inbox_item_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.agent_runs
+    ADD CONSTRAINT agent_runs_inbox_item_id_fkey FOREIGN KEY (inbox_item_id) REFERENCES agents.agent_inbox(id) ON DELETE SET NULL;
+
+--
 -- Name: agents agents_parent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
 --
 
 ALTER TABLE ONLY agents.agents
     ADD CONSTRAINT agents_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: research_checkpoints research_checkpoints_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.research_checkpoints
+    ADD CONSTRAINT research_checkpoints_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: skill_versions skill_versions_skill_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.skill_versions
+    ADD CONSTRAINT skill_versions_skill_id_fkey FOREIGN KEY (skill_id) REFERENCES agents.skills(id) ON DELETE CASCADE;
+
+--
+-- Name: transcript_reviews transcript_reviews_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.transcript_reviews
+    ADD CONSTRAINT transcript_reviews_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
 
 --
 -- PostgreSQL database dump complete

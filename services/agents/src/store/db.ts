@@ -21,12 +21,76 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface ActionSources {
+  action_id: string;
+  kind: string;
+  read_in_run: boolean;
+  source_id: string;
+}
+
+export interface AgentActions {
+  action: string;
+  agent_id: string;
+  created_at: Timestamp;
+  id: string;
+  run_id: string | null;
+}
+
+export interface AgentInbox {
+  agent_id: string;
+  drained_at: Timestamp | null;
+  id: string;
+  queued_at: Timestamp;
+  queued_by: string;
+  reason: string;
+  ref: string | null;
+  seq: Generated<number>;
+  wake_key: string | null;
+}
+
+export interface AgentLogs {
+  agent_id: string;
+  created_at: Timestamp;
+  id: Generated<number>;
+  kind: string;
+  message: string;
+}
+
 export interface AgentMembers {
   added_at: Timestamp;
   agent_id: string;
   principal_fid: string;
   role: string;
   seq: Generated<number>;
+}
+
+export interface AgentMemories {
+  agent_id: string;
+  content: string;
+  created_at: Timestamp;
+  created_by: string;
+  id: string;
+  last_recalled_at: Timestamp | null;
+  merged_count: Generated<number>;
+  recall_count: Generated<number>;
+  source: string;
+  tier: string;
+  updated_at: Timestamp;
+}
+
+export interface AgentRuns {
+  agent_id: string;
+  created_at: Timestamp;
+  finished_at: Timestamp;
+  id: string;
+  inbox_item_id: string | null;
+  model: string | null;
+  outcome: string;
+  reason: string;
+  recorded_by: string;
+  started_at: Timestamp;
+  summary: string | null;
+  turns: number;
 }
 
 export interface Agents {
@@ -69,6 +133,19 @@ export interface Agents {
   workspace_conversation_id: string | null;
 }
 
+export interface AuditLog {
+  actor: string;
+  agent_id: string | null;
+  domain: string;
+  entity: string;
+  event_type: string;
+  id: string;
+  occurred_at: Timestamp;
+  recorded_at: Timestamp;
+  recorded_by: string;
+  sentence: string;
+}
+
 export interface IdempotencyKeys {
   created_at: Generated<Timestamp>;
   key: string;
@@ -95,18 +172,73 @@ export interface Outbox {
   subject: string;
 }
 
+export interface ResearchCheckpoints {
+  agent_id: string;
+  position: number;
+  scan_id: string;
+  updated_at: Timestamp;
+  version: number;
+}
+
 export interface SchemaMigrations {
   applied_at: Generated<Timestamp>;
   checksum: string;
   id: string;
 }
 
+export interface Skills {
+  category: Generated<string>;
+  created_at: Timestamp;
+  created_by: string;
+  description: Generated<string>;
+  id: string;
+  name: string;
+  owner_email: string | null;
+  owner_fid: string;
+  updated_at: Timestamp;
+}
+
+export interface SkillVersions {
+  blob_name: string | null;
+  created_at: Timestamp;
+  created_by: string;
+  document_id: string | null;
+  id: string;
+  markdown: string | null;
+  number: number;
+  skill_id: string;
+  source: string;
+}
+
+export interface TranscriptReviews {
+  agent_id: string;
+  created_at: Timestamp;
+  details: Generated<Json>;
+  id: string;
+  meeting_date: string;
+  record_id: string;
+  sequence: number;
+  source_version: string;
+  summary: string | null;
+}
+
 export interface DB {
+  action_sources: ActionSources;
+  agent_actions: AgentActions;
+  agent_inbox: AgentInbox;
+  agent_logs: AgentLogs;
   agent_members: AgentMembers;
+  agent_memories: AgentMemories;
+  agent_runs: AgentRuns;
   agents: Agents;
+  audit_log: AuditLog;
   idempotency_keys: IdempotencyKeys;
   outbox: Outbox;
+  research_checkpoints: ResearchCheckpoints;
   schema_migrations: SchemaMigrations;
+  skill_versions: SkillVersions;
+  skills: Skills;
+  transcript_reviews: TranscriptReviews;
 }
 
 /** The agents service's database: every table of its schema, the kit's included. */
