@@ -19,6 +19,31 @@ export const ERRORS = defineErrors({
   harness_not_found: { status: 422, meaning: 'No such harness' },
   tool_not_permitted: { status: 422, meaning: 'The harness does not permit this tool' },
   skills_not_allowed: { status: 422, meaning: 'The harness does not allow skills' },
+  ephemeral_agent: {
+    status: 409,
+    meaning: 'Ephemeral agents are read, not saved or deleted: dismiss their swarm or let them expire',
+  },
   agent_running: { status: 409, meaning: 'run_type and harness_id change only while the agent is stopped' },
+  agent_expired: {
+    status: 409,
+    meaning: 'The agent expired: start refuses it; restart makes an expired ephemeral agent active again',
+  },
+  agent_archived: { status: 409, meaning: 'The agent is archived: start, restart and archive refuse it' },
+  not_ephemeral: { status: 409, meaning: 'Only an ephemeral agent expires' },
+  memory_not_found: { status: 404, meaning: 'No such memory on this agent' },
+  service_token_not_allowed: {
+    status: 403,
+    meaning: 'Pinning, demoting, dropping and purging memories needs a person with the editor role, not a service token',
+  },
+  unknown_memory: { status: 422, meaning: 'A memory id sent is not one of this agent’s memories' },
+  window_too_long: { status: 422, meaning: 'The meeting-date window is longer than 31 days, or ends before it starts' },
+  checkpoint_stale: { status: 409, meaning: 'The research checkpoint moved on: version is not the current one' },
+  checkpoint_backward: { status: 409, meaning: 'The position moves backward within the same scan' },
+  too_many_ids: { status: 422, meaning: 'More ids than the route takes (observer sources: 200)' },
+  swarm_not_found: { status: 404, meaning: 'No such swarm, or the caller has no access to its top agent' },
+  agent_header_mismatch: { status: 403, meaning: 'X-Platform-Agent-Id must name the parent agent of the call' },
+  parent_not_persistent: { status: 409, meaning: 'Only a persistent agent starts coding agents' },
+  parent_not_active: { status: 409, meaning: 'An expired or archived agent spawns no swarm members or coding agents' },
+  harness_not_coding: { status: 422, meaning: 'A coding agent needs a harness declaring repo_scope' },
 });
 export type ErrorCode = keyof typeof ERRORS;
