@@ -24,8 +24,24 @@ export const PROCESS_ENV = {
   ttlAt: 'TTL_AT',
 } as const;
 
-/** The parent's variables a child still needs to start node and reach the network; nothing else is inherited. */
-const INHERITED_ENV = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'NODE_EXTRA_CA_CERTS', 'TZ', 'LANG'];
+/**
+ * The parent's variables a child still gets: what node needs to start and reach the network, and
+ * the harness's own tunables (README, Configuration). Nothing else is inherited: the service's
+ * database address and keys stay out of agents' processes.
+ */
+const INHERITED_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'NODE_EXTRA_CA_CERTS',
+  'TZ',
+  'LANG',
+  'HEARTBEAT_MS',
+  'INBOX_POLL_MS',
+];
 
 /** The runner's log lines; pino's (obj, msg) order, so a service passes its logger as it is. */
 export interface RunnerLog {
