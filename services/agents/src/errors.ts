@@ -45,5 +45,34 @@ export const ERRORS = defineErrors({
   parent_not_persistent: { status: 409, meaning: 'Only a persistent agent starts coding agents' },
   parent_not_active: { status: 409, meaning: 'An expired or archived agent spawns no swarm members or coding agents' },
   harness_not_coding: { status: 422, meaning: 'A coding agent needs a harness declaring repo_scope' },
+  inbox_item_not_found: { status: 422, meaning: 'inbox_item_id names no wake of this agent' },
+  run_reason_invalid: {
+    status: 422,
+    meaning: 'A run needs a reason without inbox_item_id, and with one the reason is the wake’s',
+  },
+  run_times_invalid: { status: 422, meaning: 'finished_at is before started_at' },
+  run_already_recorded: { status: 409, meaning: 'This wake already has its run' },
+  agent_not_on_demand: { status: 409, meaning: 'Only a persistent on-demand agent takes calls and call secrets' },
+  agent_not_accepting_calls: { status: 409, meaning: 'The on-demand agent is not started: start it to take calls' },
+  on_demand_secret_invalid: {
+    status: 403,
+    meaning: 'X-Platform-On-Demand-Secret is missing, wrong or already used; the agent was not called',
+  },
+  gateway_session_required: { status: 401, meaning: 'An on-demand call needs the access gateway’s session' },
+  broker_not_configured: { status: 503, meaning: 'No model broker is configured (AGENTS_BROKER_URL)' },
+  broker_unavailable: { status: 502, meaning: 'The model broker did not answer; nothing was consumed or recorded' },
+  skill_not_found: { status: 404, meaning: 'No such skill' },
+  skill_version_not_found: { status: 404, meaning: 'No such version of this skill' },
+  not_skill_owner: {
+    status: 403,
+    meaning: "Only the skill's owner or a platform admin changes a skill; the service token alone owns none",
+  },
+  skills_storage_unavailable: { status: 503, meaning: 'AGENTS_DOCUMENTS_URL is not set: skill archives cannot be kept' },
+  documents_unavailable: { status: 502, meaning: 'The documents service failed or did not answer in time' },
+  archive_refused: {
+    status: 422,
+    meaning: 'The documents service refused the archive: no such document or uploaded blob, or an unsafe filename',
+  },
+  audit_row_not_found: { status: 404, meaning: 'No such audit row, or it is about an agent the caller cannot read' },
 });
 export type ErrorCode = keyof typeof ERRORS;

@@ -17,7 +17,9 @@ export const agentRef = {
   actor_fid: Type.String(),
 };
 
-const agentEvent = (description: string, more: TProperties = {}) => ({
+// Generic in its extra fields, so the emitted payload type keeps them (reason, fields…).
+// biome-ignore lint/complexity/noBannedTypes: no extra fields by default
+const agentEvent = <M extends TProperties = {}>(description: string, more: M = {} as M) => ({
   description,
   payload: Type.Object({ ...agentRef, ...more }),
 });
@@ -30,10 +32,10 @@ export const AGENT_EVENTS = {
   }),
   'agent.deleted': agentEvent('An agent was deleted, and with it its swarm children'),
   'agent.started': agentEvent('An agent was started: its desired state is running', {
-    reason: Type.String({ description: 'start, restart or swarm' }),
+    reason: Type.String({ description: 'start, restart, swarm or coding' }),
   }),
   'agent.stopped': agentEvent('An agent was stopped (an ephemeral one completed)', {
-    reason: Type.String({ description: 'stop, archive, delete or dismiss' }),
+    reason: Type.String({ description: 'stop, steps (a run that used its step allowance), delete or dismiss' }),
   }),
   'agent.expired': agentEvent('An ephemeral agent expired: its run finished or its wall clock ran out', {
     reason: Type.String({ description: 'finished or wall_clock' }),
