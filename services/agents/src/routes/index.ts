@@ -1,12 +1,19 @@
 import { AGENT_CRUD_ROUTES } from './agent-crud.ts';
 import { AGENT_ROUTES } from './agents.ts';
+import { AUDIT_ROUTES } from './audit.ts';
 import type { Routes } from './deps.ts';
+import { REGISTRY_ROUTES } from './registry.ts';
+import { SKILL_ROUTES } from './skills.ts';
 import { MEMBER_ROUTES } from './members.ts';
 import { LOG_ROUTES } from './logs.ts';
+import { MEMORY_ROUTES } from './memories.ts';
 import { SWARM_ROUTES } from './swarms.ts';
+import { WAKE_ROUTES } from './wakes.ts';
+import { RUN_ROUTES } from './runs.ts';
+import { ON_DEMAND_ROUTES } from './on-demand.ts';
 
 /**
  * Every route the agents service serves, as declarations: the route checks run over them. Each
  * area's module adds its array here.
  */
-export const ROUTES: Routes = [...AGENT_ROUTES, ...AGENT_CRUD_ROUTES, ...MEMBER_ROUTES, ...LOG_ROUTES, ...SWARM_ROUTES];
+export const ROUTES: Routes = [...AGENT_ROUTES, ...AGENT_CRUD_ROUTES, ...MEMBER_ROUTES, ...LOG_ROUTES, ...MEMORY_ROUTES, ...SWARM_ROUTES, ...WAKE_ROUTES, ...RUN_ROUTES, ...ON_DEMAND_ROUTES, ...SKILL_ROUTES, ...REGISTRY_ROUTES, ...AUDIT_ROUTES];
