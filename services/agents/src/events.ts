@@ -1,5 +1,8 @@
 import { defineEvents, type EventOf } from '@platform/kit';
 import { AGENT_EVENTS } from './events/agents.ts';
+import { WAKE_EVENTS } from './events/wakes.ts';
+import { MEMBER_EVENTS } from './events/members.ts';
+import { SKILL_EVENTS } from './events/skills.ts';
 
 /**
  * The agents service's events (spec 3, Agents events; docs/decisions.md lists the ones the spec
@@ -7,5 +10,8 @@ import { AGENT_EVENTS } from './events/agents.ts';
  */
 export const events = defineEvents('agents', {
   ...AGENT_EVENTS,
+  ...MEMBER_EVENTS,
+  ...SKILL_EVENTS,
+  ...WAKE_EVENTS,
 });
 export type AgentsEvent = EventOf<typeof events>;
