@@ -38,31 +38,29 @@ export type ExpireReason = 'finished' | 'wall_clock' | 'steps';
 
 /** A completed wake, as POST /v1/agents/{id}/runs records it. */
 export interface RunRecord {
-  /** The inbox item the run answered; null for a job's run of its own instructions. */
-  wake_id: string | null;
-  reason: string;
-  ref: string | null;
-  status: 'succeeded' | 'failed';
-  /** The model that answered (after the broker's routing), or the one asked for when the call failed. */
-  model: string;
+  /** The wake the run answered (its reason comes with it); absent for a job's run of its own instructions. */
+  inbox_item_id?: string;
+  /** Only without inbox_item_id: the run's reason. */
+  reason?: 'comms' | 'dream' | 'harvest' | 'manual';
   started_at: string;
   finished_at: string;
-  input_tokens: number;
-  output_tokens: number;
+  outcome: 'completed' | 'failed' | 'max_turns';
+  /** Model calls made: the platform harness makes one per wake. */
+  turns: number;
+  /** The model that answered (after the broker's routing), or the one asked for when the call failed. */
+  model?: string;
   /** The start of the model's answer, or why the call failed. */
-  summary: string;
+  summary?: string;
 }
 
 const AGENTS_ATTEMPTS = 8;
 /** A relay call is not idempotent (each one is billed): only a few tries. */
 const RELAY_ATTEMPTS = 3;
 
-/** The inbox's answer: an array of items, or a page object holding them. */
+/** The drain's answer: the items handed out, oldest first. */
 function itemsOf(data: unknown): InboxItem[] {
-  // biome-ignore lint/suspicious/noExplicitAny: the drain's answer, read defensively
-  const d = data as any;
-  const items = Array.isArray(d) ? d : Array.isArray(d?.items) ? d.items : Array.isArray(d?.wakes) ? d.wakes : [];
-  return items.filter((i: unknown): i is InboxItem => typeof (i as InboxItem)?.id === 'string');
+  if (!Array.isArray(data)) return [];
+  return data.filter((i: unknown): i is InboxItem => typeof (i as InboxItem)?.id === 'string');
 }
 
 export class AgentsApi {
@@ -110,9 +108,13 @@ export class AgentsApi {
     return itemsOf(await this.read('/inbox'));
   }
 
-  /** Records a completed wake (AGT-196); the key follows the wake, so one wake never records two runs. */
+  /** Records a completed wake (AGT-196); the key follows the wake, so a retried record replays the first one. */
   recordRun(run: RunRecord) {
-    return this.command('/runs', run, run.wake_id ? `run-${this.cfg.agentId}-${run.wake_id}` : randomUUID());
+    return this.command(
+      '/runs',
+      run,
+      run.inbox_item_id ? `run-${this.cfg.agentId}-${run.inbox_item_id}` : randomUUID(),
+    );
   }
 
   expire(reason: ExpireReason) {
@@ -135,10 +137,18 @@ export interface ChatAnswer {
 export class BrokerApi {
   private defaultModel?: string;
 
+  private readonly base: string;
+
   constructor(
     private readonly cfg: HarnessConfig,
     private readonly ctx: CallContext,
-  ) {}
+  ) {
+    this.base = cfg.brokerUrl ?? '';
+  }
+
+  private configured() {
+    if (!this.cfg.brokerUrl) throw new CallError('no model broker is configured (BROKER_URL)', undefined, undefined, false);
+  }
 
   /**
    * The model `auto` stands for: the broker has no such alias, so the harness asks its catalog for
@@ -146,10 +156,11 @@ export class BrokerApi {
    */
   async autoModel(): Promise<string> {
     if (this.defaultModel) return this.defaultModel;
+    this.configured();
     const answer = await withRetries(
       () =>
         send(
-          `${this.cfg.brokerUrl}/v1/catalog`,
+          `${this.base}/v1/catalog`,
           { method: 'GET', headers: { 'x-platform-service-token': this.cfg.serviceToken } },
           this.ctx,
         ),
@@ -172,10 +183,11 @@ export class BrokerApi {
 
   /** One chat completion through the broker's relay, billed to `onBehalfOf` (the agent's mailbox). */
   async chat(model: string, messages: ChatMessage[], onBehalfOf: string): Promise<ChatAnswer> {
+    this.configured();
     const answer = await withRetries(
       () =>
         send(
-          `${this.cfg.brokerUrl}/v1/relay/chat/completions`,
+          `${this.base}/v1/relay/chat/completions`,
           {
             method: 'POST',
             headers: { 'x-platform-service-token': this.cfg.serviceToken, 'x-platform-on-behalf-of': onBehalfOf },

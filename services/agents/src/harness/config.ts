@@ -8,7 +8,8 @@ export type HarnessKind = 'deployment' | 'job';
 
 export interface HarnessConfig {
   agentsUrl: string;
-  brokerUrl: string;
+  /** Unset (no broker beside the service): every wake's run is recorded failed, saying so. */
+  brokerUrl: string | null;
   agentId: string;
   serviceToken: string;
   generation: number | null;
@@ -70,7 +71,7 @@ export function harnessConfig(env: Record<string, string | undefined> = process.
   if (generation !== null && !Number.isInteger(generation)) throw new HarnessConfigError('GENERATION is not a number');
   return {
     agentsUrl: httpUrl(env, 'AGENTS_URL'),
-    brokerUrl: httpUrl(env, 'BROKER_URL'),
+    brokerUrl: optional(env, 'BROKER_URL') ? httpUrl(env, 'BROKER_URL') : null,
     agentId: required(env, 'AGENT_ID'),
     serviceToken: required(env, 'SERVICE_TOKEN'),
     generation,

@@ -94,40 +94,30 @@ async function answer(cfg: HarnessConfig, ctx: CallContext, item: InboxItem | nu
   const agents = new AgentsApi(cfg, ctx);
   const broker = new BrokerApi(cfg, ctx);
   const agent = await agents.agent();
-  const reason = item?.reason ?? 'start';
   if (item) await agents.log('wake', `woken: ${wakeLine(item)}`);
   const startedAt = new Date();
+  // A job's run of its own instructions has no wake; it counts as a manual one (its start).
+  const which: Pick<RunRecord, 'inbox_item_id' | 'reason'> = item ? { inbox_item_id: item.id } : { reason: 'manual' };
   let model = agent.model;
   let run: Omit<RunRecord, 'started_at' | 'finished_at'>;
   try {
     if (model === 'auto') model = await broker.autoModel();
     const reply = await broker.chat(model, messagesFor(agent, item), agent.email);
-    run = {
-      wake_id: item?.id ?? null,
-      reason,
-      ref: item?.ref ?? null,
-      status: 'succeeded',
-      model: reply.model,
-      input_tokens: reply.inputTokens,
-      output_tokens: reply.outputTokens,
-      summary: reply.text.slice(0, SUMMARY_CHARS),
-    };
+    run = { ...which, outcome: 'completed', turns: 1, model: reply.model, summary: reply.text.slice(0, SUMMARY_CHARS) };
   } catch (e) {
     if (e instanceof Stopped) throw e;
-    run = {
-      wake_id: item?.id ?? null,
-      reason,
-      ref: item?.ref ?? null,
-      status: 'failed',
-      model,
-      input_tokens: 0,
-      output_tokens: 0,
-      summary: errorText(e),
-    };
+    const failed = e instanceof CallError && e.status !== undefined;
+    run = { ...which, outcome: 'failed', turns: failed ? 1 : 0, summary: errorText(e) };
+    if (model !== 'auto') run.model = model;
     await agents.log('error', `model call failed: ${errorText(e)}`);
   }
-  await agents.recordRun({ ...run, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() });
-  print(`run ${run.status}: ${reason}`);
+  try {
+    await agents.recordRun({ ...run, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() });
+  } catch (e) {
+    // Recorded already (a retry whose first answer was lost, under another key): nothing is missing.
+    if (!(e instanceof CallError && e.code === 'run_already_recorded')) throw e;
+  }
+  print(`run ${run.outcome}: ${item ? wakeLine(item) : 'instructions'}`);
 }
 
 async function runDeployment(cfg: HarnessConfig, ctx: CallContext, agents: AgentsApi, print: (l: string) => void) {

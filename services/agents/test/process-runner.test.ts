@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Workload } from '../src/runner/port.ts';
+import { DEFAULT_HARNESS_ENTRY, nodeArgs, processRunner } from '../src/runner/process.ts';
+
+/**
+ * The process runner: first with a tiny fake harness (test/fixtures/fake-harness.mjs) that writes
+ * down each start, then with the real platform harness against the agents app and the broker on
+ * its fake provider, both on real ports.
+ */
+
+const FAKE = join(import.meta.dirname, 'fixtures', 'fake-harness.mjs');
+
+/** Waits until `check` holds, polling; fails naming `what` after a generous bound. */
+async function until<T>(what: string, check: () => T | Promise<T>, boundMs = 20_000): Promise<NonNullable<T>> {
+  const end = Date.now() + boundMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const workload = (over: Partial<Workload> = {}): Workload => ({
+  agentId: randomUUID(),
+  slug: `agent-${randomUUID().slice(0, 6)}`,
+  harnessId: 'platform',
+  generation: 1,
+  kind: 'deployment',
+  ...over,
+});
+
+describe('18 process runner with a fake harness', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agents-process-runner-'));
+  const runner = processRunner({
+    agentsUrl: 'http://127.0.0.1:4107',
+    serviceToken: 'runner-test-token',
+    brokerUrl: 'http://127.0.0.1:4106',
+    entry: FAKE,
+    env: { FAKE_HARNESS_DIR: dir },
+    killGraceMs: 300,
+    restartMinMs: 20,
+    restartMaxMs: 40,
+  });
+  afterAll(async () => {
+    await runner.close?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Each start of the agent's harness: generation, pid and the environment it was given, in no order. */
+  const starts = (agentId: string) =>
+    readdirSync(dir)
+      .filter((f) => f.startsWith(`${agentId}.`) && f.endsWith('.json'))
+      .map((f) => {
+        const [, generation, pid] = f.split('.');
+        return {
+          generation: Number(generation),
+          pid: Number(pid),
+          env: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>,
+        };
+      });
+  const running = (agentId: string) => runner.pids()[agentId];
+
+  it('18 process runner: a TypeScript harness runs through tsx on the sources, a built one under plain node', () => {
+    expect(DEFAULT_HARNESS_ENTRY).toMatch(/src\/harness\/main\.ts$/);
+    expect(nodeArgs('/x/main.ts')).toEqual(['--conditions=source', '--import', 'tsx', '/x/main.ts']);
+    expect(nodeArgs('/x/main.js')).toEqual(['/x/main.js']);
+  });
+
+  it('18 process runner: a child gets the harness variables and none of the service’s own', async () => {
+    process.env.AGENTS_RUNNER_TEST_SECRET = 'must-not-leak';
+    try {
+      const w = workload({ kind: 'job', generation: 4, ttlAt: new Date('2030-01-02T03:04:05Z') });
+      await runner.apply(w);
+      const [start] = await until('the job started', () => (starts(w.agentId).length === 1 ? starts(w.agentId) : null));
+      expect(start.env).toMatchObject({
+        AGENTS_URL: 'http://127.0.0.1:4107',
+        AGENT_ID: w.agentId,
+        AGENT_SLUG: w.slug,
+        HARNESS_ID: 'platform',
+        SERVICE_TOKEN: 'runner-test-token',
+        BROKER_URL: 'http://127.0.0.1:4106',
+        GENERATION: '4',
+        KIND: 'job',
+        TTL_AT: '2030-01-02T03:04:05.000Z',
+      });
+      expect(start.env.AGENTS_RUNNER_TEST_SECRET).toBeUndefined();
+      await runner.remove(w.agentId);
+    } finally {
+      delete process.env.AGENTS_RUNNER_TEST_SECRET;
+    }
+  });
+
+  it('18 process runner: applying the same generation twice keeps one process', async () => {
+    const w = workload();
+    await runner.apply(w);
+    await runner.apply(w);
+    const [{ pid }] = await until('the harness started', () => (starts(w.agentId).length ? starts(w.agentId) : null));
+    expect(running(w.agentId)).toBe(pid);
+    await runner.apply({ ...w });
+    expect(running(w.agentId)).toBe(pid);
+    expect(starts(w.agentId)).toHaveLength(1);
+    expect((await runner.list()).filter((o) => o.agentId === w.agentId)).toEqual([
+      { agentId: w.agentId, kind: 'deployment', generation: 1, name: `${w.slug} (pid ${pid})` },
+    ]);
+    await runner.remove(w.agentId);
+  });
+
+  it('18 process runner: a new generation replaces the process (the old one exits first)', async () => {
+    const w = workload();
+    await runner.apply(w);
+    const [{ pid: first }] = await until('generation 1 started', () =>
+      starts(w.agentId).length ? starts(w.agentId) : null,
+    );
+    await runner.apply({ ...w, generation: 2 });
+    expect(alive(first)).toBe(false);
+    const second = await until('generation 2 started', () => running(w.agentId));
+    expect(second).not.toBe(first);
+    await until('generation 2 wrote its start', () => starts(w.agentId).some((s) => s.generation === 2));
+    expect(
+      starts(w.agentId)
+        .map((s) => s.generation)
+        .sort(),
+    ).toEqual([1, 2]);
+    expect((await runner.list()).find((o) => o.agentId === w.agentId)?.generation).toBe(2);
+    await runner.remove(w.agentId);
+  });
+
+  it('18 process runner: a deployment that exits is started again while applied', async () => {
+    const w = workload({ slug: `exits-${randomUUID().slice(0, 6)}` });
+    await runner.apply(w);
+    await until('three starts', () => starts(w.agentId).length >= 3);
+    expect((await runner.list()).some((o) => o.agentId === w.agentId && o.kind === 'deployment')).toBe(true);
+    await runner.remove(w.agentId);
+    const after = starts(w.agentId).length;
+    // Removed: no restart is pending. Another deployment restarting three times shows time has passed.
+    const other = workload({ slug: `exits-${randomUUID().slice(0, 6)}` });
+    await runner.apply(other);
+    await until('the other restarted', () => starts(other.agentId).length >= 3);
+    await runner.remove(other.agentId);
+    expect(starts(w.agentId)).toHaveLength(after);
+  });
+
+  it('18 process runner: a job runs once; its exit is final, also when the same generation is applied again', async () => {
+    const job = workload({ kind: 'job', slug: `exits-${randomUUID().slice(0, 6)}` });
+    await runner.apply(job);
+    await until('the job ended', async () =>
+      (await runner.list()).find((o) => o.agentId === job.agentId && o.name.endsWith('(not running)')),
+    );
+    await runner.apply(job);
+    // A deployment exiting the same way restarts three times meanwhile: a job restart would have come by now.
+    const deployment = workload({ slug: `exits-${randomUUID().slice(0, 6)}` });
+    await runner.apply(deployment);
+    await until('the deployment restarted', () => starts(deployment.agentId).length >= 3);
+    await runner.remove(deployment.agentId);
+    expect(starts(job.agentId)).toHaveLength(1);
+    // Still listed (what ran for that generation), so a reconciler does not ask for it again.
+    expect((await runner.list()).find((o) => o.agentId === job.agentId)).toMatchObject({ kind: 'job', generation: 1 });
+    // A new generation is a new job.
+    await runner.apply({ ...job, generation: 2 });
+    await until('generation 2 ran', () => starts(job.agentId).some((s) => s.generation === 2));
+    await runner.remove(job.agentId);
+  });
+
+  it('18 process runner: remove ends the process and forgets it; one ignoring SIGTERM is killed after the grace', async () => {
+    const polite = workload();
+    const stubborn = workload({ slug: `stubborn-${randomUUID().slice(0, 6)}` });
+    await runner.apply(polite);
+    await runner.apply(stubborn);
+    const pids = [
+      await until('polite started', () => running(polite.agentId)),
+      await until('stubborn started', () => running(stubborn.agentId)),
+    ];
+    await until('both wrote their start', () => starts(polite.agentId).length + starts(stubborn.agentId).length === 2);
+    await Promise.all([runner.remove(polite.agentId), runner.remove(stubborn.agentId)]);
+    expect(pids.map(alive)).toEqual([false, false]);
+    const listed = (await runner.list()).map((o) => o.agentId);
+    expect(listed).not.toContain(polite.agentId);
+    expect(listed).not.toContain(stubborn.agentId);
+    // Removing what is not there is fine.
+    await runner.remove(polite.agentId);
+  });
+
+  it('18 process runner: close reaps every child, and the runner takes no more work', async () => {
+    const local = processRunner({
+      agentsUrl: 'http://127.0.0.1:4107',
+      serviceToken: 't',
+      brokerUrl: 'http://127.0.0.1:4106',
+      entry: FAKE,
+      env: { FAKE_HARNESS_DIR: dir },
+      killGraceMs: 300,
+    });
+    const ws = [workload(), workload({ kind: 'job' }), workload({ slug: `stubborn-${randomUUID().slice(0, 6)}` })];
+    for (const w of ws) await local.apply(w);
+    const pids = await until('all three started', () => {
+      const p = local.pids();
+      return ws.every((w) => p[w.agentId]) && ws.every((w) => starts(w.agentId).length === 1)
+        ? ws.map((w) => p[w.agentId])
+        : null;
+    });
+    await local.close?.();
+    expect(pids.map(alive)).toEqual([false, false, false]);
+    expect(await local.list()).toEqual([]);
+    await expect(local.apply(workload())).rejects.toThrow(/closed/);
+  });
+});
