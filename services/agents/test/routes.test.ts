@@ -3,6 +3,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { ROUTES } from '../src/routes/index.ts';
 import { type Harness, harness, OWNER } from './harness.ts';
 import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
+import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
+import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
 
 /**
  * The kit's route checks over every command the agents service declares: 401 without identity,
@@ -21,6 +23,8 @@ afterAll(async () => h.close_());
 
 const examples: Record<string, RouteExample> = {
   ...AGENTS_EXAMPLES(lazy),
+  ...MEMBERS_EXAMPLES(lazy),
+  ...SWARMS_EXAMPLES(lazy),
 };
 const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
 
