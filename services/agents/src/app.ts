@@ -1,4 +1,6 @@
-import { type Authenticator, createServiceApp, type Database, type PolicyInputs } from '@platform/kit';
+import { type Authenticator, createServiceApp, type Database, type EmitHook, type PolicyInputs } from '@platform/kit';
+import type { BrokerClient } from './clients/broker.ts';
+import type { SkillDocuments } from './clients/documents.ts';
 import { agentsCan } from './domain/permissions.ts';
 import { events } from './events.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
@@ -19,6 +21,14 @@ export interface AgentsDeps {
   swaggerOn?: boolean;
   /** Wakes the reconciler after a command that changed what should run has committed. */
   nudge?: () => void;
+  /** Waits, at most boundMs, for a reconcile pass begun after the call (start and restart answer after one). */
+  settle?: (boundMs: number) => Promise<void>;
+  /** Runs after every emit of a command, in its transaction (tests inject a fault after the outbox insert). */
+  onEmit?: EmitHook<DB>;
+  /** The model broker's relay (on-demand calls); unset: 503 broker_not_configured. */
+  broker?: BrokerClient;
+  /** The documents service (skill archives); unset: archive routes answer 503 skills_storage_unavailable. */
+  documents?: SkillDocuments;
 }
 
 export async function buildApp(deps: AgentsDeps) {
@@ -29,6 +39,10 @@ export async function buildApp(deps: AgentsDeps) {
     events,
     mailDomain: deps.mailDomain,
     nudge: deps.nudge,
+    settle: deps.settle,
+    onEmit: deps.onEmit,
+    broker: deps.broker,
+    documents: deps.documents,
   };
   return createServiceApp({
     service: 'agents',
@@ -41,6 +55,16 @@ export async function buildApp(deps: AgentsDeps) {
     logLevel: deps.logLevel,
     apiDocs: deps.swaggerOn ?? false,
     security: ['gateway', 'bearer', 'serviceToken', 'devPrincipal'],
-    routes: (app) => register(app, routeDeps, ROUTES),
+    routes: (app) => {
+      const nudge = deps.nudge;
+      // Every command that answered 2xx has committed: the reconciler looks at once (starts, stops,
+      // saves, deletes, swarms all change what should run; a pass with nothing to do only reads).
+      if (nudge) {
+        app.addHook('onResponse', async (req, reply) => {
+          if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 300) nudge();
+        });
+      }
+      return register(app, routeDeps, ROUTES);
+    },
   });
 }

@@ -1,8 +1,15 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
+import { auditOnPublished, startAuditListener } from './audit/listener.ts';
 import { agentsAuthenticator, callerPolicy } from './auth.ts';
+import { httpBroker } from './clients/broker.ts';
+import { HttpDocuments } from './clients/documents.ts';
 import { type AgentsConfig, agentsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
+import type { Runner } from './runner/port.ts';
+import type { RunnerLog } from './runner/process.ts';
+import { Reconciler } from './runner/reconciler.ts';
+import { runnerFromConfig } from './runner/select.ts';
 import type { DB } from './store/db.ts';
 
 /** The mailbox domain of this environment (AGT-024). */
@@ -16,14 +23,60 @@ export async function startAgents(config: AgentsConfig = agentsConfig(), shared:
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),
     authenticator: agentsAuthenticator(config),
+    // The audit log: one row per published event, by the publisher or the bus listener below (AGT-345).
+    onPublished: auditOnPublished,
   });
+  // The runner needs this server's address (the process runner's default), known once it listens;
+  // commands committed before then are picked up by the reconciler's first pass.
+  let reconciler: Reconciler | undefined;
+  let runner: Runner | undefined;
   const app = await buildApp({
+    nudge: () => reconciler?.nudge(),
+    settle: (boundMs) => reconciler?.settle(boundMs) ?? Promise.resolve(),
     database: runtime.database,
     authenticator: runtime.authenticator,
     callers: callerPolicy(config),
     mailDomain: mailDomainOf(config),
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
+    broker: config.AGENTS_BROKER_URL
+      ? httpBroker({
+          baseUrl: config.AGENTS_BROKER_URL,
+          serviceToken: config.SERVICE_TOKEN,
+          timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
+        })
+      : undefined,
+    documents: config.AGENTS_DOCUMENTS_URL
+      ? new HttpDocuments({
+          baseUrl: config.AGENTS_DOCUMENTS_URL,
+          serviceToken: config.SERVICE_TOKEN,
+          timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
+        })
+      : undefined,
   });
-  return { ...(await serve(app, runtime, { port: config.PORT_AGENTS, host: config.HOST })) };
+  const stopAuditListener = await startAuditListener(runtime.bus, runtime.database.db);
+  app.addHook('onClose', async () => {
+    await stopAuditListener();
+  });
+  // Requests in flight finish first (app.close), then the reconciler's last pass, then the runner
+  // (the process runner reaps its children); the database closes after (serve's close).
+  app.addHook('onClose', async () => {
+    await reconciler?.stop();
+    await runner?.close?.();
+  });
+  const served = await serve(app, runtime, { port: config.PORT_AGENTS, host: config.HOST });
+  try {
+    runner = runnerFromConfig(config, served.url, app.log as unknown as RunnerLog);
+  } catch (e) {
+    await served.close();
+    throw e;
+  }
+  reconciler = new Reconciler({
+    database: runtime.database,
+    runner,
+    intervalMs: config.AGENTS_RECONCILE_MS,
+    onError: (e) => app.log.warn({ err: e }, 'agents reconcile pass failed; the next one tries again'),
+  });
+  reconciler.start();
+  return { ...served, reconciler, runner };
 }

@@ -50,7 +50,7 @@ export type As =
 export interface HarnessOptions {
   now?: string;
   env?: Record<string, string | undefined>;
-  app?: Partial<Pick<AgentsDeps, 'swaggerOn' | 'nudge'>>;
+  app?: Partial<Pick<AgentsDeps, 'swaggerOn' | 'nudge' | 'settle' | 'onEmit' | 'broker' | 'documents'>>;
 }
 
 /**

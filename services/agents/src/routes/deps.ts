@@ -13,6 +13,8 @@ import {
 } from '@platform/kit';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import type { BrokerClient } from '../clients/broker.ts';
+import type { SkillDocuments } from '../clients/documents.ts';
 import type { CommandCtx } from '../commands/context.ts';
 import type { Caller, CallerHint } from '../domain/access.ts';
 import type { Action } from '../domain/permissions.ts';
@@ -35,6 +37,12 @@ export interface RouteDeps {
   onEmit?: EmitHook<DB>;
   /** Wakes the reconciler after a command that changed what should run has committed. */
   nudge?: () => void;
+  /** Waits, at most boundMs, for a reconcile pass begun after the call (start and restart answer after one). */
+  settle?: (boundMs: number) => Promise<void>;
+  /** The model broker's relay (on-demand calls); unset when AGENTS_BROKER_URL is not configured. */
+  broker?: BrokerClient;
+  /** The documents service (skill archives); unset when AGENTS_DOCUMENTS_URL is not configured. */
+  documents?: SkillDocuments;
 }
 
 const headerOf = (req: FastifyRequest, name: string) => {

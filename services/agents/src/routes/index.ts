@@ -10,6 +10,7 @@ import { CHECKPOINT_ROUTES } from './checkpoint.ts';
 import { LOG_ROUTES } from './logs.ts';
 import { MEMORY_ROUTES } from './memories.ts';
 import { SOURCE_ROUTES } from './sources.ts';
+import { THOUGHT_ROUTES } from './thoughts.ts';
 import { TRANSCRIPT_ROUTES } from './transcripts.ts';
 import { SWARM_ROUTES } from './swarms.ts';
 import { WAKE_ROUTES } from './wakes.ts';
@@ -20,4 +21,4 @@ import { ON_DEMAND_ROUTES } from './on-demand.ts';
  * Every route the agents service serves, as declarations: the route checks run over them. Each
  * area's module adds its array here.
  */
-export const ROUTES: Routes = [...AGENT_ROUTES, ...AGENT_CRUD_ROUTES, ...MEMBER_ROUTES, ...LOG_ROUTES, ...MEMORY_ROUTES, ...CHECKPOINT_ROUTES, ...TRANSCRIPT_ROUTES, ...SOURCE_ROUTES, ...SWARM_ROUTES, ...WAKE_ROUTES, ...RUN_ROUTES, ...ON_DEMAND_ROUTES, ...SKILL_ROUTES, ...REGISTRY_ROUTES, ...AUDIT_ROUTES, ...LIFECYCLE_ROUTES];
+export const ROUTES: Routes = [...AGENT_ROUTES, ...AGENT_CRUD_ROUTES, ...MEMBER_ROUTES, ...LOG_ROUTES, ...MEMORY_ROUTES, ...CHECKPOINT_ROUTES, ...TRANSCRIPT_ROUTES, ...SOURCE_ROUTES, ...THOUGHT_ROUTES, ...SWARM_ROUTES, ...WAKE_ROUTES, ...RUN_ROUTES, ...ON_DEMAND_ROUTES, ...SKILL_ROUTES, ...REGISTRY_ROUTES, ...AUDIT_ROUTES, ...LIFECYCLE_ROUTES];
