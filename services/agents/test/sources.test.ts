@@ -139,7 +139,7 @@ describe('action sources', () => {
     type Observed = { id: string; agent_id: string; cited: string[]; created_at: string };
     const rows = r.data as Observed[];
     expect(rows.map((x) => x.id)).toEqual([second.id, first.id]);
-    for (const x of rows) expect(x.cited.some((id) => [k1, k2].includes(id))).toBe(true);
+    for (const x of rows) expect(x.cited.some((id) => id === k1 || id === k2)).toBe(true);
     expect(rows.every((x) => x.agent_id !== hidden.id)).toBe(true);
     const admin = (await h.call('GET', `/v1/observer/sources?ids=${k1},${k2}`, ADMIN)).data as Observed[];
     expect(admin.map((x) => x.id)).toEqual([third.id, second.id, first.id]);
