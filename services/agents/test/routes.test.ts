@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ROUTES } from '../src/routes/index.ts';
 import { type Harness, harness, OWNER } from './harness.ts';
 import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
+import { LIFECYCLE_EXAMPLES } from './route-examples/lifecycle.ts';
 import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
 import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
 
@@ -23,6 +24,7 @@ afterAll(async () => h.close_());
 
 const examples: Record<string, RouteExample> = {
   ...AGENTS_EXAMPLES(lazy),
+  ...LIFECYCLE_EXAMPLES(lazy),
   ...MEMBERS_EXAMPLES(lazy),
   ...SWARMS_EXAMPLES(lazy),
 };
