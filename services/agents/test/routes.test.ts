@@ -5,6 +5,7 @@ import { type Harness, harness, OWNER } from './harness.ts';
 import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
 import { LIFECYCLE_EXAMPLES } from './route-examples/lifecycle.ts';
 import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
+import { RECORDS_EXAMPLES } from './route-examples/records.ts';
 import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
 
 /**
@@ -26,6 +27,7 @@ const examples: Record<string, RouteExample> = {
   ...AGENTS_EXAMPLES(lazy),
   ...LIFECYCLE_EXAMPLES(lazy),
   ...MEMBERS_EXAMPLES(lazy),
+  ...RECORDS_EXAMPLES(lazy),
   ...SWARMS_EXAMPLES(lazy),
 };
 const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
