@@ -6,6 +6,7 @@ export * from './auth/directory.ts';
 export * from './auth/gateway.ts';
 export * from './auth/policy-config.ts';
 export * from './auth/principal.ts';
+export * from './auth/scheduler-token.ts';
 export * from './auth/service-token.ts';
 export * from './blob/azurite.ts';
 export * from './blob/catalog.ts';

@@ -35,8 +35,12 @@ export const agentsConfig = (env: Record<string, string | undefined> = process.e
     AGENTS_PUBLIC_URL: url(['http:', 'https:']),
     /** The model broker (its relay): the harness's one model call per wake, and on-demand calls. */
     AGENTS_BROKER_URL: url(['http:', 'https:']),
+    /** The `iss` of the broker's credential tokens (its BROKER_TOKEN_ISSUER): a person's token signs them in here (AGT-312). */
+    AGENTS_BROKER_TOKEN_ISSUER: str('urn:platform:model-broker'),
     /** The documents service: skill archives (upload-url, document_id, blob_name). */
     AGENTS_DOCUMENTS_URL: url(['http:', 'https:']),
+    /** The scheduler's token (X-Platform-Scheduler-Token) on POST /v1/agents/{id}/wake; unset, the header is ignored. */
+    SCHEDULER_TOKEN: optionalStr(),
     /** How long a call to the broker or documents may take before it counts as not answering. */
     AGENTS_UPSTREAM_TIMEOUT_MS: int(30_000, 50, 600_000),
   });
