@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DevPrincipals, serviceTokenAuthenticator } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RelayHarness, relayHarness, type TestBudgets } from '../../broker/test/relay-setup.ts';
 import type { Workload } from '../src/runner/port.ts';
-import { DEFAULT_HARNESS_ENTRY, nodeArgs, processRunner } from '../src/runner/process.ts';
+import { DEFAULT_HARNESS_ENTRY, nodeArgs, processRunner, type RunnerLog } from '../src/runner/process.ts';
+import { Reconciler } from '../src/runner/reconciler.ts';
+import { type AgentData, type Harness, harness, OWNER, SERVICE_TOKEN } from './harness.ts';
 
 /**
  * The process runner: first with a tiny fake harness (test/fixtures/fake-harness.mjs) that writes
@@ -215,5 +219,167 @@ describe('18 process runner with a fake harness', () => {
     expect(pids.map(alive)).toEqual([false, false, false]);
     expect(await local.list()).toEqual([]);
     await expect(local.apply(workload())).rejects.toThrow(/closed/);
+  });
+});
+
+describe('18 process runner with the platform harness, the agents app and the broker', () => {
+  let h: Harness;
+  let broker: RelayHarness;
+  let runner: ReturnType<typeof processRunner>;
+  let reconciler: Reconciler;
+  /** What the runner said, for how a child ended. */
+  const said: { msg: string; fields: Record<string, unknown> }[] = [];
+  const log: RunnerLog = {
+    info: (fields, msg) => said.push({ msg, fields: fields as Record<string, unknown> }),
+    warn: (fields, msg) => said.push({ msg, fields: fields as Record<string, unknown> }),
+    error: (fields, msg) => said.push({ msg, fields: fields as Record<string, unknown> }),
+  };
+
+  beforeAll(async () => {
+    // The app's clock starts at the real time: an ephemeral agent's ttl_at is then hours ahead of the harness's clock.
+    h = await harness({ now: new Date().toISOString() });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = h.app.server.address() as { port: number };
+    // The broker accepts the agents service's token, as the platform's one shared SERVICE_TOKEN.
+    broker = await relayHarness({
+      authenticators: [serviceTokenAuthenticator({ tokens: [SERVICE_TOKEN], directory: DevPrincipals.load() })],
+    });
+    runner = processRunner({
+      agentsUrl: `http://127.0.0.1:${port}`,
+      serviceToken: SERVICE_TOKEN,
+      brokerUrl: broker.url,
+      env: { HEARTBEAT_MS: '200', INBOX_POLL_MS: '100' },
+      log,
+    });
+    // Passes are asked for by the tests: each one is known to have happened before the next step.
+    reconciler = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: h.now });
+  });
+  afterAll(async () => {
+    await reconciler?.stop();
+    await runner?.close?.();
+    await broker?.close();
+    await h?.close_();
+  });
+
+  const get = async (id: string) => (await h.call('GET', `/v1/agents/${id}`)).data as AgentData;
+  const runsOf = async (id: string) =>
+    (await h.call('GET', `/v1/agents/${id}/runs`)).data as {
+      inbox_item_id: string | null;
+      reason: string;
+      outcome: string;
+      turns: number;
+      model: string | null;
+      summary: string | null;
+    }[];
+  const logKinds = async (id: string) =>
+    ((await h.call('GET', `/v1/agents/${id}/logs?limit=200`)).data as { kind: string }[]).map((l) => l.kind);
+  const pass = async () => {
+    const report = await reconciler.pass();
+    if (!report) throw new Error('the reconcile pass did not get its lock');
+    return report;
+  };
+
+  let agent: AgentData;
+  let pid: number;
+
+  it('18 AGT-025 AGT-315 process runner: start runs the platform harness; its started line and heartbeats set last_heartbeat_at', async () => {
+    agent = await h.agent({ instructions: 'Answer mail about the roof works.' });
+    expect(agent.last_heartbeat_at).toBeNull();
+    await h.ok('POST', `/v1/agents/${agent.id}/start`, undefined);
+    expect((await pass()).applied).toContain(agent.id);
+    pid = runner.pids()[agent.id] as number;
+    expect(alive(pid)).toBe(true);
+    const seen = await until('a heartbeat', async () => ((await get(agent.id)).last_heartbeat_at ? true : null));
+    expect(seen).toBe(true);
+    const kinds = await until('started and heartbeat lines', async () => {
+      const k = await logKinds(agent.id);
+      return k.includes('started') && k.includes('heartbeat') ? k : null;
+    });
+    expect(kinds).toContain('started');
+  });
+
+  it('18 AGT-195 AGT-196 process runner: a wake is answered by one model call through the broker, billed to the mailbox, and recorded as a run', async () => {
+    const wake = (await h.ok('POST', `/v1/agents/${agent.id}/wake`, { reason: 'comms', ref: 'message-1' }, 202)) as {
+      id: string;
+    };
+    const [run] = await until('the run', async () => {
+      const runs = await runsOf(agent.id);
+      return runs.length ? runs : null;
+    });
+    expect(run).toMatchObject({ inbox_item_id: wake.id, reason: 'comms', outcome: 'completed', turns: 1 });
+    // model auto: the default provider's first chat model of the broker's catalog.
+    expect(run.model).toBe('gpt-4.1');
+    expect(run.summary).toBeTruthy();
+    const calls = broker.fake.requests.filter((r) =>
+      JSON.stringify(r.json?.messages ?? []).includes('Answer mail about the roof works.'),
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.json.messages[1].content).toContain('comms (message-1)');
+    expect((broker.budgets as TestBudgets).checks.map((a) => a.email)).toContain(agent.email);
+    expect(await logKinds(agent.id)).toContain('wake');
+  });
+
+  it('18 AGT-064 process runner: stop ends the harness process (it exits 0 on SIGTERM)', async () => {
+    await h.ok('POST', `/v1/agents/${agent.id}/stop`, undefined);
+    expect((await pass()).removed).toContain(agent.id);
+    expect(alive(pid)).toBe(false);
+    const stopped = said.filter((l) => l.fields.agent_id === agent.id && l.msg === 'agent harness stopped');
+    expect(stopped.map((l) => [l.fields.code, l.fields.signal])).toEqual([[0, null]]);
+    expect(said.some((l) => l.fields.agent_id === agent.id && /ignored SIGTERM/.test(l.msg))).toBe(false);
+    expect((await runner.list()).map((w) => w.agentId)).not.toContain(agent.id);
+  });
+
+  it('18 AGT-067 process runner: a swarm member runs as a job, one run of its instructions, then expires itself (finished)', async () => {
+    const parent = await h.agent({ instructions: 'Coordinate the survey.' });
+    const swarm = (await h.ok(
+      'POST',
+      `/v1/agents/${parent.id}/swarm`,
+      { members: [{ name: `Counter ${randomUUID().slice(0, 6)}`, instructions: 'Count the windows on level 3.' }] },
+      201,
+      OWNER,
+    )) as { members: AgentData[] };
+    const member = swarm.members[0] as AgentData;
+    expect((await pass()).applied).toContain(member.id);
+    const expired = await until('the member expired', async () => {
+      const m = await get(member.id);
+      return m.status === 'expired' ? m : null;
+    });
+    expect(expired.desired_state).toBe('completed');
+    expect(await runsOf(member.id)).toMatchObject([{ inbox_item_id: null, reason: 'manual', outcome: 'completed' }]);
+    const reasons = (await h.events('agent.expired'))
+      .filter((e) => e.payload.data.agent_id === member.id)
+      .map((e) => e.payload.data.reason);
+    expect(reasons).toEqual(['finished']);
+    const job = await until('the job ended', async () =>
+      (await runner.list()).find((w) => w.agentId === member.id && w.name.endsWith('(not running)')),
+    );
+    expect(job.kind).toBe('job');
+    // Expired: nothing should run for it any more, and the pass forgets the finished job.
+    await pass();
+    expect((await runner.list()).map((w) => w.agentId)).not.toContain(member.id);
+  });
+
+  it('18 AGT-068 process runner: a job whose wall clock has run out expires itself (wall_clock) without a model call', async () => {
+    const parent = await h.agent({ instructions: 'Coordinate the survey.' });
+    // Spawned five hours ago by the app's clock: its four-hour ttl_at is already behind the harness's clock.
+    const real = h.now();
+    h.setNow(new Date(real.getTime() - 5 * 3600_000).toISOString());
+    const swarm = (await h.ok(
+      'POST',
+      `/v1/agents/${parent.id}/swarm`,
+      { members: [{ name: `Late ${randomUUID().slice(0, 6)}`, instructions: 'Measure the lobby.' }] },
+      201,
+    )) as { members: AgentData[] };
+    h.setNow(real.toISOString());
+    const member = swarm.members[0] as AgentData;
+    const before = broker.fake.requests.length;
+    expect((await pass()).applied).toContain(member.id);
+    await until('the member expired', async () => ((await get(member.id)).status === 'expired' ? true : null));
+    const reasons = (await h.events('agent.expired'))
+      .filter((e) => e.payload.data.agent_id === member.id)
+      .map((e) => e.payload.data.reason);
+    expect(reasons).toEqual(['wall_clock']);
+    expect(await runsOf(member.id)).toEqual([]);
+    expect(broker.fake.requests.length).toBe(before);
   });
 });

@@ -99,6 +99,8 @@ interface Entry {
   finished?: number | null;
   /** Set once remove() or a replacement took the entry over: no restart follows its exit. */
   dropped: boolean;
+  /** How the last child ended. */
+  lastExit?: { code: number | null; signal: NodeJS.Signals | null };
 }
 
 class ProcessRunner implements Runner {
@@ -228,6 +230,7 @@ class ProcessRunner implements Runner {
   ) {
     if (entry.child !== child) return;
     entry.child = undefined;
+    entry.lastExit = { code, signal };
     const w = entry.workload;
     const fields = { agent_id: w.agentId, slug: w.slug, generation: w.generation, kind: w.kind, code, signal };
     if (entry.dropped || this.closed) return;
@@ -268,7 +271,7 @@ class ProcessRunner implements Runner {
       child.kill('SIGKILL');
       await entry.exited;
     }
-    this.log.info(fields, 'agent harness stopped');
+    this.log.info({ ...fields, ...entry.lastExit }, 'agent harness stopped');
   }
 }
 
