@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Reconciler } from '../src/runner/reconciler.ts';
 import { ADMIN, type AgentData, EDITOR, fid, type Harness, harness, OWNER, STRANGER, tag, VIEWER } from './harness.ts';
+import { MemoryRunner } from './memory-runner.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -288,5 +290,28 @@ describe('deleting the parent', () => {
       .execute();
     expect(left).toEqual([]);
     expect((await h.call('POST', `/v1/swarms/${s.swarm_id}/dismiss`, OWNER, { data: {} })).status).toBe(404);
+  });
+});
+
+describe('what runs', () => {
+  it('18 AGT-112 AGT-116 the runner runs a Job per member until the swarm is dismissed, then none', async () => {
+    const runner = new MemoryRunner();
+    const rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: () => h.now() });
+    try {
+      const parent = await team();
+      const s = await swarm(parent.id, 2);
+      const other = await swarm(parent.id, 1);
+      await rec.pass();
+      for (const m of [...s.members, ...other.members]) {
+        expect(runner.running.get(m.id)).toMatchObject({ kind: 'job', generation: 1 });
+        expect(runner.running.get(m.id)?.ttlAt?.toISOString()).toBe(m.ttl_at);
+      }
+      await h.ok('POST', `/v1/swarms/${s.swarm_id}/dismiss`, {}, 200);
+      await rec.pass();
+      for (const m of s.members) expect(runner.running.has(m.id)).toBe(false);
+      expect(runner.running.has((other.members[0] as Member).id)).toBe(true);
+    } finally {
+      await rec.stop();
+    }
   });
 });
