@@ -80,8 +80,8 @@ describe('18 inbox drain', () => {
     for (let i = 0; i < 40; i++) await wake(a.id, 'comms', `w${i}`);
     const handed: string[] = [];
     for (let round = 0; round < 10 && handed.length < 40; round++) {
-      const [x, y] = await Promise.all([drain(a.id, HARNESS, 7), drain(a.id, HARNESS, 7)]);
-      handed.push(...(x?.data as Item[]).map((i) => i.id), ...(y?.data as Item[]).map((i) => i.id));
+      const pair = await Promise.all([drain(a.id, HARNESS, 7), drain(a.id, HARNESS, 7)]);
+      for (const r of pair) handed.push(...(r.data as Item[]).map((i) => i.id));
     }
     expect(handed).toHaveLength(40);
     expect(new Set(handed).size).toBe(40);
