@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { DevPrincipals, serviceTokenAuthenticator } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHarness, relayHarness, type TestBudgets } from '../../broker/test/relay-setup.ts';
+import { AgentsApi, BrokerApi } from '../src/harness/clients.ts';
+import { type HarnessConfig, harnessConfig } from '../src/harness/config.ts';
+import { Stopped } from '../src/harness/http.ts';
 import type { Workload } from '../src/runner/port.ts';
 import { DEFAULT_HARNESS_ENTRY, nodeArgs, processRunner, type RunnerLog } from '../src/runner/process.ts';
 import { Reconciler } from '../src/runner/reconciler.ts';
@@ -319,6 +322,25 @@ describe('18 process runner with the platform harness, the agents app and the br
     expect(await logKinds(agent.id)).toContain('wake');
   });
 
+  it('18 process runner: a model call the broker refuses (402 over budget) is recorded as a failed run, and the harness goes on', async () => {
+    const budgets = broker.budgets as TestBudgets;
+    budgets.over.add(agent.email as string);
+    try {
+      const wake = (await h.ok('POST', `/v1/agents/${agent.id}/wake`, { reason: 'dream', ref: 'night-1' }, 202)) as {
+        id: string;
+      };
+      const run = await until('the failed run', async () =>
+        (await runsOf(agent.id)).find((r) => r.inbox_item_id === wake.id),
+      );
+      expect(run).toMatchObject({ outcome: 'failed', reason: 'dream', model: 'gpt-4.1' });
+      expect(run.summary).toContain('402');
+      expect(await logKinds(agent.id)).toContain('error');
+    } finally {
+      budgets.over.delete(agent.email as string);
+    }
+    expect(alive(pid)).toBe(true);
+  });
+
   it('18 AGT-064 process runner: stop ends the harness process (it exits 0 on SIGTERM)', async () => {
     await h.ok('POST', `/v1/agents/${agent.id}/stop`, undefined);
     expect((await pass()).removed).toContain(agent.id);
@@ -381,5 +403,120 @@ describe('18 process runner with the platform harness, the agents app and the br
     expect(reasons).toEqual(['wall_clock']);
     expect(await runsOf(member.id)).toEqual([]);
     expect(broker.fake.requests.length).toBe(before);
+  });
+});
+
+describe('18 process runner: the harness program on its own', () => {
+  const cfg = (over: Partial<HarnessConfig> = {}): HarnessConfig => ({
+    agentsUrl: 'http://agents.test',
+    brokerUrl: 'http://broker.test',
+    agentId: randomUUID(),
+    serviceToken: 'tok',
+    generation: 1,
+    kind: 'deployment',
+    ttlAt: null,
+    heartbeatMs: 30_000,
+    pollMs: 5_000,
+    requestTimeoutMs: 5_000,
+    ...over,
+  });
+
+  /** A fetch answering from a list, noting every request. */
+  const scripted = (answers: { status: number; body?: unknown }[]) => {
+    const seen: { url: string; method: string; headers: Record<string, string>; body?: string }[] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      seen.push({
+        url,
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string>,
+        body: init.body as string,
+      });
+      const a = answers.shift() ?? { status: 500 };
+      return new Response(a.body === undefined ? '' : JSON.stringify(a.body), { status: a.status });
+    }) as typeof globalThis.fetch;
+    return { fetch, seen };
+  };
+
+  it('18 process runner: a command answered 503 is retried under its one Idempotency-Key; a 4xx is final', async () => {
+    const c = cfg();
+    const ok = { payload: { data: { id: 1, kind: 'info' } } };
+    const s1 = scripted([{ status: 503 }, { status: 502 }, { status: 201, body: ok }]);
+    const api = new AgentsApi(c, { signal: new AbortController().signal, timeoutMs: 1_000, fetch: s1.fetch });
+    await api.log('info', 'hello');
+    expect(s1.seen).toHaveLength(3);
+    const keys = new Set(s1.seen.map((r) => r.headers['idempotency-key']));
+    expect(keys.size).toBe(1);
+    expect(s1.seen[0]?.headers).toMatchObject({ 'x-platform-service-token': 'tok', 'x-platform-agent-id': c.agentId });
+    expect(JSON.parse(s1.seen[0]?.body as string)).toEqual({ data: { kind: 'info', message: 'hello' } });
+    // The next command has a key of its own.
+    const s2 = scripted([{ status: 201, body: ok }]);
+    await new AgentsApi(c, { signal: new AbortController().signal, timeoutMs: 1_000, fetch: s2.fetch }).log(
+      'info',
+      'x',
+    );
+    expect(keys.has(s2.seen[0]?.headers['idempotency-key'] as string)).toBe(false);
+
+    const refused = { payload: { errors: [{ code: 'insufficient_role', message: 'no' }] } };
+    const s3 = scripted([{ status: 403, body: refused }]);
+    const failed = new AgentsApi(c, { signal: new AbortController().signal, timeoutMs: 1_000, fetch: s3.fetch });
+    await expect(failed.log('info', 'x')).rejects.toMatchObject({ status: 403, code: 'insufficient_role' });
+    expect(s3.seen).toHaveLength(1);
+  });
+
+  it('18 process runner: a stopped harness abandons its retries at once', async () => {
+    const stop = new AbortController();
+    const s = scripted([{ status: 503 }]);
+    const api = new AgentsApi(cfg(), { signal: stop.signal, timeoutMs: 1_000, fetch: s.fetch });
+    const posting = api.log('heartbeat', 'alive');
+    stop.abort();
+    await expect(posting).rejects.toBeInstanceOf(Stopped);
+  });
+
+  it('18 process runner: the harness reads its settings from the environment and refuses a bad one', () => {
+    const env = {
+      AGENTS_URL: 'http://127.0.0.1:4107/',
+      AGENT_ID: 'a1',
+      SERVICE_TOKEN: 't',
+      AGENT_GENERATION: '3',
+      HEARTBEAT_MS: '200',
+    };
+    expect(harnessConfig(env)).toMatchObject({
+      agentsUrl: 'http://127.0.0.1:4107',
+      brokerUrl: null,
+      generation: 3,
+      kind: null,
+      ttlAt: null,
+      heartbeatMs: 200,
+      pollMs: 5_000,
+    });
+    expect(() => harnessConfig({ ...env, AGENT_ID: '' })).toThrow(/AGENT_ID/);
+    expect(() => harnessConfig({ ...env, KIND: 'cron' })).toThrow(/KIND/);
+    expect(() => harnessConfig({ ...env, TTL_AT: 'soon' })).toThrow(/TTL_AT/);
+    expect(() => harnessConfig({ ...env, HEARTBEAT_MS: '1' })).toThrow(/HEARTBEAT_MS/);
+    expect(() => harnessConfig({ ...env, BROKER_URL: 'ftp://x' })).toThrow(/BROKER_URL/);
+  });
+
+  it('18 process runner: auto is the broker catalog’s default chat model with a key', async () => {
+    const catalog = {
+      payload: {
+        data: {
+          default_provider: 'openai',
+          providers: [
+            { id: 'anthropic', apis: ['messages', 'chat'], available: true },
+            { id: 'openai', apis: ['chat'], available: false },
+          ],
+          models: [
+            { provider: 'openai', wire_id: 'gpt-x' },
+            { provider: 'anthropic', wire_id: 'claude-y' },
+          ],
+        },
+      },
+    };
+    const s = scripted([{ status: 200, body: catalog }]);
+    const api = new BrokerApi(cfg(), { signal: new AbortController().signal, timeoutMs: 1_000, fetch: s.fetch });
+    // The default provider has no key: the one provider that has is asked.
+    expect(await api.autoModel()).toBe('claude-y');
+    expect(await api.autoModel()).toBe('claude-y');
+    expect(s.seen).toHaveLength(1);
   });
 });
