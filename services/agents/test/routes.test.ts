@@ -6,6 +6,7 @@ import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
 import { LIFECYCLE_EXAMPLES } from './route-examples/lifecycle.ts';
 import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
 import { RECORDS_EXAMPLES } from './route-examples/records.ts';
+import { SKILLS_EXAMPLES } from './route-examples/skills.ts';
 import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
 
 /**
@@ -28,6 +29,7 @@ const examples: Record<string, RouteExample> = {
   ...LIFECYCLE_EXAMPLES(lazy),
   ...MEMBERS_EXAMPLES(lazy),
   ...RECORDS_EXAMPLES(lazy),
+  ...SKILLS_EXAMPLES(lazy),
   ...SWARMS_EXAMPLES(lazy),
 };
 const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
