@@ -8,6 +8,7 @@ import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
 import { RECORDS_EXAMPLES } from './route-examples/records.ts';
 import { SKILLS_EXAMPLES } from './route-examples/skills.ts';
 import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
+import { WAKES_EXAMPLES } from './route-examples/wakes.ts';
 
 /**
  * The kit's route checks over every command the agents service declares: 401 without identity,
@@ -31,6 +32,7 @@ const examples: Record<string, RouteExample> = {
   ...RECORDS_EXAMPLES(lazy),
   ...SKILLS_EXAMPLES(lazy),
   ...SWARMS_EXAMPLES(lazy),
+  ...WAKES_EXAMPLES(lazy),
 };
 const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
 
