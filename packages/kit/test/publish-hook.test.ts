@@ -4,6 +4,7 @@ import { MemoryBus } from '../src/bus/memory.ts';
 import type { Database } from '../src/db/database.ts';
 import { fail } from '../src/errors.ts';
 import { type EventEnvelope, emit, OutboxPublisher } from '../src/outbox.ts';
+import { startRuntime } from '../src/service.ts';
 import { testDatabase } from '../src/testing/database.ts';
 
 let database: Database & { drop(): Promise<void> };
@@ -90,5 +91,29 @@ describe('the publisher’s onPublished hook and subscribeEvents', () => {
     await bus.publish([]);
     await new Promise((r) => setImmediate(r));
     expect(got.map((e) => [e.type, e.source, e.data])).toEqual([['thing.public', 'hooked', { n: 1 }]]);
+  });
+
+  it('startRuntime hands its publisher’s batches to onPublished with the service’s database', async () => {
+    const seen: { types: string[]; same: boolean }[] = [];
+    const runtime = await startRuntime({
+      service: 'kit_runtime_hook',
+      migrations: [],
+      dataDir: 'memory://',
+      outboxPollMs: 10,
+      bus: new MemoryBus(),
+      onPublished: (events, db) => {
+        seen.push({ types: events.map((e) => e.type), same: db === runtime.database.db });
+      },
+    });
+    try {
+      await runtime.database.db
+        .transaction()
+        .execute((trx) => emit(trx, 'kit_runtime_hook', [{ type: 'thing.x', data: {} }]));
+      await runtime.publisher.drain();
+      expect(seen.flatMap((s) => s.types)).toEqual(['thing.x']);
+      expect(seen.every((s) => s.same)).toBe(true);
+    } finally {
+      await runtime.close();
+    }
   });
 });
