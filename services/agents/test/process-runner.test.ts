@@ -285,7 +285,7 @@ describe('18 process runner with the platform harness, the agents app and the br
   let agent: AgentData;
   let pid: number;
 
-  it('18 AGT-025 AGT-315 process runner: start runs the platform harness; its started line and heartbeats set last_heartbeat_at', async () => {
+  it('18 AGT-025 AGT-198 AGT-315 process runner: start runs the platform harness; its started line and heartbeats appear in its logs and set last_heartbeat_at', async () => {
     agent = await h.agent({ instructions: 'Answer mail about the roof works.' });
     expect(agent.last_heartbeat_at).toBeNull();
     await h.ok('POST', `/v1/agents/${agent.id}/start`, undefined);

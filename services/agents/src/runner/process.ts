@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ObservedWorkload, Runner, Workload } from './port.ts';
@@ -194,7 +195,12 @@ class ProcessRunner implements Runner {
       ...(w.ttlAt ? { [PROCESS_ENV.ttlAt]: w.ttlAt.toISOString() } : {}),
     });
     const started = Date.now();
-    const child = spawn(process.execPath, nodeArgs(this.entry), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Started in the entry's folder: node finds tsx from there, whatever folder the service started in.
+    const child = spawn(process.execPath, nodeArgs(this.entry), {
+      cwd: dirname(this.entry),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     entry.child = child;
     const fields = { agent_id: w.agentId, slug: w.slug, generation: w.generation, kind: w.kind };
     entry.exited = new Promise<void>((resolve) => {
