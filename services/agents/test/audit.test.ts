@@ -268,4 +268,44 @@ describe('the audit log', () => {
     expect([missing.status, missing.errors[0].code]).toEqual([404, 'audit_row_not_found']);
     expect(await eventIds('agent.created')).toContain(row?.id);
   });
+
+  it('18 AGT-335 AGT-336 AGT-341 AGT-342 AGT-343 AGT-344 skills and tools saves, and member changes, publish their events, each with one audit sentence', async () => {
+    const skill = await h.ok<{ id: string }>('POST', '/v1/skills', { name: `Held ${tag()}`, markdown: '# h' }, 201);
+    const agent = await h.agent();
+    await h.ok('PUT', `/v1/agents/${agent.id}`, {
+      name: agent.name,
+      skills: [{ skill_id: skill.id, version_id: null }],
+      tools: ['send_email'],
+    });
+    const principal = fid(EDITOR);
+    const member = `/v1/agents/${agent.id}/members/${principal}`;
+    expect((await h.call('PUT', member, OWNER, { data: { role: 'viewer' } })).status).toBe(200);
+    expect((await h.call('PUT', member, OWNER, { data: { role: 'editor' } })).status).toBe(200);
+    expect((await h.call('DELETE', member, OWNER)).status).toBeLessThan(300);
+    await publish();
+    const about = async (type: string) => (await h.events(type)).filter((e) => e.payload.data.agent_id === agent.id);
+    expect((await about('agent.skills_changed'))[0]?.payload.data.skill_ids).toEqual([skill.id]);
+    expect((await about('agent.tools_changed'))[0]?.payload.data.tools).toEqual(['send_email']);
+    const roles = [];
+    for (const type of ['agent.member_added', 'agent.member_role_changed', 'agent.member_removed']) {
+      const [e] = await about(type);
+      expect(e?.payload.data).toMatchObject({ agent_id: agent.id, principal_fid: principal });
+      roles.push(e?.payload.data.role);
+    }
+    expect(roles).toEqual(['viewer', 'editor', 'editor']);
+    const rows = (await auditRows()).filter((r) => r.entity === `agent:${agent.id}`);
+    const label = `“${agent.name}” (${agent.slug})`;
+    // One clock reading for all: the rows' order is not the point, their sentences are.
+    expect(rows.map((r) => r.sentence).sort()).toEqual(
+      [
+        `${fid(OWNER)} created agent ${label}.`,
+        `${fid(OWNER)} saved agent ${label}, changing skills, tools.`,
+        `${fid(OWNER)} changed the skills of agent ${label}: now 1 skill.`,
+        `${fid(OWNER)} changed the tools of agent ${label}: now send_email.`,
+        `${fid(OWNER)} gave ${principal} the viewer role on agent ${label}.`,
+        `${fid(OWNER)} made ${principal} editor on agent ${label}.`,
+        `${fid(OWNER)} removed ${principal} (editor) from agent ${label}.`,
+      ].sort(),
+    );
+  });
 });
