@@ -38,7 +38,7 @@ describe('18 a fault after the outbox insert', () => {
     rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000 });
   });
   afterAll(async () => {
-    await rec.stop();
+    await rec?.stop();
     await h.close_();
   });
 

@@ -49,7 +49,7 @@ describe('18 reconciler over the kubernetes runner (fake Kubernetes API)', () =>
     rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: () => h.now() });
   });
   afterAll(async () => {
-    await rec.stop();
+    await rec?.stop();
     await h.close_();
     await fake.close();
   });
@@ -140,7 +140,7 @@ describe('18 reconciler over an in-memory runner', () => {
     rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: () => h.now() });
   });
   afterAll(async () => {
-    await rec.stop();
+    await rec?.stop();
     await h.close_();
   });
 
