@@ -18,7 +18,7 @@ beforeAll(async () => {
   rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: () => h.now() });
 });
 afterAll(async () => {
-  await rec.stop();
+  await rec?.stop();
   await h.close_();
 });
 
