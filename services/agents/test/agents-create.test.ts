@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { App } from '@platform/kit';
+import { injectJson } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fid, type Harness, harness, OWNER, STRANGER } from './harness.ts';
+import { buildApp } from '../src/app.ts';
+import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
+import { agentsConfig } from '../src/config.ts';
+import { mailDomainOf } from '../src/start.ts';
+import { EDITOR, fid, type Harness, harness, OWNER, STRANGER, testEnv, VIEWER } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -39,5 +46,52 @@ describe('creating an agent', () => {
     const mine = await h.call('GET', `/v1/agents/${a.id}`, OWNER);
     expect(mine.status).toBe(200);
     expect(mine.data.caller_role).toBe('owner');
+  });
+});
+
+describe('creating an agent as an agent', () => {
+  it('18 AGT-028 AGT-102 AGT-103 AGT-022 the service token with X-Platform-Agent-Id creates for that agent’s owner, with its members, ephemeral if asked', async () => {
+    const parent = await h.agent();
+    await h.ok('PUT', `/v1/agents/${parent.id}/members/${fid(EDITOR)}`, { role: 'editor' });
+    await h.ok('PUT', `/v1/agents/${parent.id}/members/${fid(VIEWER)}`, { role: 'viewer' });
+    const made = await h.agent({ name: 'Made by an agent', lifetime: 'ephemeral' }, { service: parent.id });
+    expect(made.lifetime).toBe('ephemeral');
+    expect(made.owner_fid).toBe(fid(OWNER));
+    expect(made.created_by).toBe(`agent:${parent.id}`);
+    const members = async (id: string) =>
+      ((await h.call('GET', `/v1/agents/${id}/members`, OWNER)).data as { principal_fid: string; role: string }[]).map(
+        (m) => [m.principal_fid, m.role],
+      );
+    expect(await members(made.id)).toEqual(await members(parent.id));
+    expect(await members(made.id)).toEqual([
+      [fid(OWNER), 'owner'],
+      [fid(EDITOR), 'editor'],
+      [fid(VIEWER), 'viewer'],
+    ]);
+  });
+
+  it('18 AGT-024 the same slug gets the prod mailbox domain in prod and another elsewhere', async () => {
+    const dev = await h.agent({ slug: 'same-mailbox' });
+    expect(dev.email).toBe('same-mailbox@agents.dev.company.com');
+    expect((await h.call('DELETE', `/v1/agents/${dev.id}`, OWNER)).status).toBe(200);
+    const prodConfig = agentsConfig(testEnv({ AGENTS_ENVIRONMENT: 'prod' }));
+    const prod = (await buildApp({
+      database: h.database,
+      authenticator: agentsAuthenticator(prodConfig),
+      callers: callerPolicy(prodConfig),
+      mailDomain: mailDomainOf(prodConfig),
+      logLevel: 'silent',
+    })) as App;
+    try {
+      const r = await injectJson(prod, 'POST', '/v1/agents', {
+        headers: { 'x-dev-principal': OWNER },
+        body: { data: { slug: 'same-mailbox' } },
+        key: randomUUID(),
+      });
+      expect(r.status).toBe(201);
+      expect(r.data.email).toBe('same-mailbox@agents.company.com');
+    } finally {
+      await prod.close();
+    }
   });
 });

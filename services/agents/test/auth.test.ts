@@ -322,6 +322,16 @@ describe('every role case', () => {
     }
   });
 
+  it('18 AGT-323 only the owner archives: an editor’s archive is 403 insufficient_role and the status is unchanged', async () => {
+    const a = await sharedAgent();
+    const before = await h.state();
+    const r = await h.call('POST', `/v1/agents/${a.id}/archive`, EDITOR, { data: {} });
+    expect(r.status).toBe(403);
+    expect(code(r)).toBe('insufficient_role');
+    expect(await h.state()).toEqual(before);
+    expect((await h.call('GET', `/v1/agents/${a.id}`, OWNER)).data.status).toBe('active');
+  });
+
   it('18 AGT-321 AGT-319 an editor changes tools and instructions', async () => {
     const a = await sharedAgent({ tools: ['send_email'] });
     const r = await h.call('PUT', `/v1/agents/${a.id}`, EDITOR, { data: { instructions: 'x', tools: ['send_sms'] } });
