@@ -13,8 +13,13 @@ import type { CommandCtx } from './context.ts';
 export async function postLog(ctx: CommandCtx, agentId: string, input: LogInput): Promise<LogLine> {
   const caller = await resolveCaller(ctx.trx, ctx.principal, ctx.hint);
   const message = storedMessage(input.kind, input.message, input.tool);
-  const written = await writeLog(ctx.trx, agentId, caller.fid, { kind: input.kind, message, at: ctx.now });
+  // The service token alone is an editor of every agent (AGT-317): no role to look up.
+  const access = caller.service ? null : { fid: caller.fid };
+  const written = await writeLog(ctx.trx, agentId, access, { kind: input.kind, message, at: ctx.now });
   if (!written) throw agentNotFound();
-  requireRole({ role: roleOf(caller, written.owner_fid, written.member_role), admin: caller.admin }, 'editor', 'write');
+  if (access) {
+    const role = written.owner_fid === null ? null : roleOf(caller, written.owner_fid, written.member_role);
+    requireRole({ role, admin: caller.admin }, 'editor', 'write');
+  }
   return { id: Number(written.id), kind: input.kind, message, created_at: written.created_at.toISOString() };
 }
