@@ -100,6 +100,16 @@ describe('18 inbox drain', () => {
     expect(new Set(ids).size).toBe(20);
   });
 
+  it('18 AGT-195 AGT-327 a drain of an agent that does not exist is 404 agent_not_found, for the service token too', async () => {
+    for (const as of [HARNESS, OWNER] as const) {
+      const r = await drain(randomUUID(), as);
+      expect(r.status).toBe(404);
+      expect(r.errors?.[0]?.code).toBe('agent_not_found');
+    }
+    const empty = await h.agent();
+    expect((await drain(empty.id)).data).toEqual([]);
+  });
+
   it('18 AGT-319 AGT-324 AGT-327 an editor drains; a viewer is 403 insufficient_role, a stranger 404, an admin without a role 403; nothing handed out', async () => {
     const a = await shared();
     await wake(a.id, 'comms', 'kept');
