@@ -135,8 +135,23 @@ describe('18 reconciler over an in-memory runner', () => {
   let h: Harness;
   const runner = new MemoryRunner();
   let rec: Reconciler;
+  // The app's wake-ups, counted (the passes here are the tests' own).
+  let nudges = 0;
+  let nextNudge: (() => void) | undefined;
+  const nudged = () =>
+    new Promise<void>((resolve) => {
+      nextNudge = resolve;
+    });
   beforeAll(async () => {
-    h = await harness({ app: { settle: (ms) => rec.settle(ms) } });
+    h = await harness({
+      app: {
+        settle: (ms) => rec.settle(ms),
+        nudge: () => {
+          nudges++;
+          nextNudge?.();
+        },
+      },
+    });
     rec = new Reconciler({ database: h.database, runner, intervalMs: 600_000, clock: () => h.now() });
   });
   afterAll(async () => {
@@ -232,5 +247,18 @@ describe('18 reconciler over an in-memory runner', () => {
     // The lock is free again: the other replica passes, finding nothing left to apply.
     expect(await two.pass()).toEqual({ applied: [], removed: [], failed: [], orphans: [] });
     expect(asked).toEqual([]);
+  });
+
+  it('18 a command that committed wakes the reconciler; a refused command and a read do not', async () => {
+    let woke = nudged();
+    const a = await h.agent();
+    await woke;
+    const before = nudges;
+    expect((await h.call('GET', `/v1/agents/${a.id}`)).status).toBe(200);
+    expect((await act(h, a.id, 'expire', { reason: 'finished' })).status).toBe(409);
+    woke = nudged();
+    expect((await act(h, a.id, 'archive')).status).toBe(200);
+    await woke;
+    expect(nudges).toBe(before + 1);
   });
 });
