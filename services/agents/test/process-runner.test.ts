@@ -496,7 +496,7 @@ describe('18 process runner: the harness program on its own', () => {
     expect(() => harnessConfig({ ...env, BROKER_URL: 'ftp://x' })).toThrow(/BROKER_URL/);
   });
 
-  it('18 process runner: auto is the broker catalog’s default chat model with a key', async () => {
+  it('18 process runner: auto is the broker catalog’s default chat model with a key (any chat model with a key, else the default one)', async () => {
     const catalog = {
       payload: {
         data: {
@@ -518,5 +518,11 @@ describe('18 process runner: the harness program on its own', () => {
     expect(await api.autoModel()).toBe('claude-y');
     expect(await api.autoModel()).toBe('claude-y');
     expect(s.seen).toHaveLength(1);
+    // No key anywhere: the default provider's model, so the relay's 503 names the missing key.
+    const none = structuredClone(catalog);
+    for (const p of none.payload.data.providers) p.available = false;
+    const s2 = scripted([{ status: 200, body: none }]);
+    const bare = new BrokerApi(cfg(), { signal: new AbortController().signal, timeoutMs: 1_000, fetch: s2.fetch });
+    expect(await bare.autoModel()).toBe('gpt-x');
   });
 });

@@ -147,12 +147,14 @@ export class BrokerApi {
   }
 
   private configured() {
-    if (!this.cfg.brokerUrl) throw new CallError('no model broker is configured (BROKER_URL)', undefined, undefined, false);
+    if (!this.cfg.brokerUrl)
+      throw new CallError('no model broker is configured (BROKER_URL)', undefined, undefined, false);
   }
 
   /**
    * The model `auto` stands for: the broker has no such alias, so the harness asks its catalog for
-   * the default provider's first model that speaks chat completions and has a key, else any such model.
+   * the default provider's first model that speaks chat completions and has a key, else any such
+   * model with a key, else (no key at all) the default provider's first chat model.
    */
   async autoModel(): Promise<string> {
     if (this.defaultModel) return this.defaultModel;
@@ -173,10 +175,16 @@ export class BrokerApi {
           models: { provider: string; wire_id: string }[];
         }
       | undefined;
-    const chat = new Set(catalog?.providers.filter((p) => p.available && p.apis.includes('chat')).map((p) => p.id));
-    const models = (catalog?.models ?? []).filter((m) => chat.has(m.provider));
-    const pick = models.find((m) => m.provider === catalog?.default_provider) ?? models[0];
-    if (!pick) throw new CallError('the broker offers no chat model', undefined, undefined, false);
+    const chatModels = (available: boolean) => {
+      const chat = new Set(
+        catalog?.providers.filter((p) => p.apis.includes('chat') && (p.available || !available)).map((p) => p.id),
+      );
+      const models = (catalog?.models ?? []).filter((m) => chat.has(m.provider));
+      return models.find((m) => m.provider === catalog?.default_provider) ?? models[0];
+    };
+    // With no key anywhere the default model is still asked for: the relay's 503 then says which key is missing.
+    const pick = chatModels(true) ?? chatModels(false);
+    if (!pick) throw new CallError('the broker’s catalog has no chat model', undefined, undefined, false);
     this.defaultModel = pick.wire_id;
     return pick.wire_id;
   }

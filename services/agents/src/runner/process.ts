@@ -222,9 +222,11 @@ class ProcessRunner implements Runner {
       [child.stderr, 'warn'],
     ] as const) {
       if (!stream) continue;
-      createInterface({ input: stream }).on('line', (line) => this.log[level]({ ...fields, pid: child.pid }, line));
+      createInterface({ input: stream }).on('line', (line) =>
+        this.log[level]({ ...fields, child_pid: child.pid }, line),
+      );
     }
-    this.log.info({ ...fields, pid: child.pid }, 'agent harness started');
+    this.log.info({ ...fields, child_pid: child.pid }, 'agent harness started');
   }
 
   private exited(
@@ -264,7 +266,8 @@ class ProcessRunner implements Runner {
     if (this.entries.get(entry.workload.agentId) === entry) this.entries.delete(entry.workload.agentId);
     const child = entry.child;
     if (!child) return;
-    const fields = { agent_id: entry.workload.agentId, pid: child.pid };
+    // child_pid, not pid: log printers drop `pid` as their own process's.
+    const fields = { agent_id: entry.workload.agentId, child_pid: child.pid };
     child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<boolean>((resolve) => {
