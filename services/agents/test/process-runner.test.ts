@@ -184,19 +184,19 @@ describe('18 process runner with a fake harness', () => {
 
   it('18 process runner: remove ends the process and forgets it; one ignoring SIGTERM is killed after the grace', async () => {
     const polite = workload();
-    const stubborn = workload({ slug: `stubborn-${randomUUID().slice(0, 6)}` });
+    const deaf = workload({ slug: `deaf-${randomUUID().slice(0, 6)}` });
     await runner.apply(polite);
-    await runner.apply(stubborn);
+    await runner.apply(deaf);
     const pids = [
       await until('polite started', () => running(polite.agentId)),
-      await until('stubborn started', () => running(stubborn.agentId)),
+      await until('deaf started', () => running(deaf.agentId)),
     ];
-    await until('both wrote their start', () => starts(polite.agentId).length + starts(stubborn.agentId).length === 2);
-    await Promise.all([runner.remove(polite.agentId), runner.remove(stubborn.agentId)]);
+    await until('both wrote their start', () => starts(polite.agentId).length + starts(deaf.agentId).length === 2);
+    await Promise.all([runner.remove(polite.agentId), runner.remove(deaf.agentId)]);
     expect(pids.map(alive)).toEqual([false, false]);
     const listed = (await runner.list()).map((o) => o.agentId);
     expect(listed).not.toContain(polite.agentId);
-    expect(listed).not.toContain(stubborn.agentId);
+    expect(listed).not.toContain(deaf.agentId);
     // Removing what is not there is fine.
     await runner.remove(polite.agentId);
   });
@@ -210,7 +210,7 @@ describe('18 process runner with a fake harness', () => {
       env: { FAKE_HARNESS_DIR: dir },
       killGraceMs: 300,
     });
-    const ws = [workload(), workload({ kind: 'job' }), workload({ slug: `stubborn-${randomUUID().slice(0, 6)}` })];
+    const ws = [workload(), workload({ kind: 'job' }), workload({ slug: `deaf-${randomUUID().slice(0, 6)}` })];
     for (const w of ws) await local.apply(w);
     const pids = await until('all three started', () => {
       const p = local.pids();
