@@ -37,7 +37,7 @@ import { drainInbox } from '../src/store/inbox.ts';
  *
  * `bench/run.ts` calls `drainBench({kind, run})` per database kind; `npx tsx --conditions=source
  * bench/drain.ts` (from services/agents) runs it alone on PGlite, and on PostgreSQL too when
- * DATABASE_URL is set, writing bench/results/agents-drain.json.
+ * DATABASE_URL is set (BENCH_DRAIN_KINDS=pglite,postgres picks), writing bench/results/agents-drain.json.
  */
 
 export const GOAL_DRAIN_RATIO_MIN = 0.5;
@@ -191,7 +191,11 @@ export async function drainBench(opts: DrainBenchOptions): Promise<Record<string
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const run = new BenchRun('agents-drain');
   const results: Record<string, unknown> = {};
-  for (const kind of ['pglite', ...(process.env.DATABASE_URL ? ['postgres'] : [])] as BenchKind[]) {
+  const kinds = (process.env.BENCH_DRAIN_KINDS?.split(',') ?? [
+    'pglite',
+    ...(process.env.DATABASE_URL ? ['postgres'] : []),
+  ]) as BenchKind[];
+  for (const kind of kinds) {
     run.section(kind);
     results[kind] = await drainBench({ kind, run });
   }
