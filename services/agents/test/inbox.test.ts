@@ -100,6 +100,18 @@ describe('18 inbox drain', () => {
     expect(new Set(ids).size).toBe(20);
   });
 
+  it('18 AGT-195 AGT-316 the harness drains its own inbox with X-Platform-Agent-Id; naming another agent it has no role on is 404', async () => {
+    const a = await h.agent();
+    const other = await h.agent({}, STRANGER);
+    await wake(a.id, 'comms', 'own');
+    await wake(other.id, 'comms', 'theirs');
+    expect(((await drain(a.id, { service: a.id })).data as Item[]).map((i) => i.ref)).toEqual(['own']);
+    expect((await drain(a.id, { service: a.id })).data).toEqual([]);
+    const refused = await drain(other.id, { service: a.id });
+    expect(refused.status).toBe(404);
+    expect(((await drain(other.id, { service: other.id })).data as Item[]).map((i) => i.ref)).toEqual(['theirs']);
+  });
+
   it('18 AGT-195 AGT-327 a drain of an agent that does not exist is 404 agent_not_found, for the service token too', async () => {
     for (const as of [HARNESS, OWNER] as const) {
       const r = await drain(randomUUID(), as);

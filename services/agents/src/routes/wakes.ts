@@ -162,11 +162,13 @@ export const WAKE_ROUTES: Routes = [
       const db = deps.database.db;
       const caller = await readCaller(deps, input);
       const limit = input.query.limit ?? 20;
-      if (caller.service) {
-        // The service token is an editor on every agent (AGT-317): only the agent's existence is
-        // in question, and a wake handed out proves it, so the harness's drain is the claim alone.
+      if (caller.service || caller.agentId === input.params.id) {
+        // The service token is an editor on every agent (AGT-317), and an agent naming itself in
+        // X-Platform-Agent-Id (the harness) acts as its owner (AGT-316, found by resolveCaller):
+        // only a missing agent could refuse, and a wake handed out proves it exists, so the
+        // harness's drain is the claim alone.
         const items = await drainInbox(db, input.params.id, limit, deps.clock());
-        if (items.length === 0) await agentFor(db, caller, input.params.id, 'editor');
+        if (items.length === 0 && caller.service) await agentFor(db, caller, input.params.id, 'editor');
         return input.reply.envelope(items.map(inboxView));
       }
       const { agent } = await agentFor(db, caller, input.params.id, 'editor');
