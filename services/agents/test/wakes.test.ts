@@ -157,9 +157,9 @@ describe('18 wake', () => {
     const a = await h.agent();
     expect(a.desired_state).toBe('stopped');
     expect((await wake(a.id, { reason: 'comms', ref: 'stopped' })).status).toBe(202);
-    await sql`UPDATE agents SET desired_state = 'running' WHERE id = ${a.id}`.execute(h.db);
+    expect((await h.call('POST', `/v1/agents/${a.id}/start`, OWNER, {})).status).toBe(200);
     expect((await wake(a.id, { reason: 'comms', ref: 'running' })).status).toBe(202);
-    await sql`UPDATE agents SET desired_state = 'stopped', status = 'archive' WHERE id = ${a.id}`.execute(h.db);
+    expect((await h.call('POST', `/v1/agents/${a.id}/archive`, OWNER, {})).status).toBe(200);
     expect((await wake(a.id, { reason: 'comms', ref: 'archived' })).status).toBe(202);
     expect((await inboxRows(a.id)).map((r) => r.ref)).toEqual(['stopped', 'running', 'archived']);
   });
