@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '@platform/kit';
+import { listenOnFreePort } from '@platform/kit/testing';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { Pool } from 'undici';
+import { buildApp } from '../src/app.ts';
+import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
+import { agentsConfig } from '../src/config.ts';
+import { mailDomainOf } from '../src/start.ts';
+import type { DB } from '../src/store/db.ts';
+
+const ISSUER = 'https://gateway.bench.test';
+const AUD = 'agents-bench';
+export const BENCH_PERSON = 'bench.person@agents.test';
+export const BENCH_SERVICE_TOKEN = 'agents-bench-service-token';
+
+/**
+ * The agents service on a free port with the production authenticator: access-gateway tokens
+ * verified against a key set the bench holds (the bench's person), and the shared service token
+ * the harness uses. No runner: the benchmark measures the service, not workloads.
+ */
+export async function startServer(database: Database<DB>) {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const gatewayJwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
+  const config = agentsConfig({
+    AGENTS_ACCESS_AUD: AUD,
+    GATEWAY_ISSUER: ISSUER,
+    SERVICE_TOKEN: BENCH_SERVICE_TOKEN,
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({
+    database,
+    authenticator: agentsAuthenticator(config, { gatewayJwks }),
+    callers: callerPolicy(config),
+    mailDomain: mailDomainOf(config),
+    logLevel: 'silent',
+  });
+  const server = await listenOnFreePort(app as never);
+  const token = await new SignJWT({ email: BENCH_PERSON })
+    .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+    .setIssuer(ISSUER)
+    .setAudience(AUD)
+    .setSubject(`gw-${BENCH_PERSON}`)
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(privateKey);
+  const person = { 'cf-access-jwt-assertion': token };
+  const service = (agentId: string) => ({
+    'x-platform-service-token': BENCH_SERVICE_TOKEN,
+    'x-platform-agent-id': agentId,
+  });
+  const pool = new Pool(server.url, { connections: 16, pipelining: 1, keepAliveTimeout: 60_000 });
+
+  /** One request; throws unless the status is the expected one. Commands get a fresh Idempotency-Key. */
+  const request = async (
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    o: { body?: unknown; status?: number; headers?: Record<string, string> } = {},
+  ) => {
+    const res = await pool.request({
+      method,
+      path,
+      headers: {
+        ...(o.headers ?? person),
+        ...(o.body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+      },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+    const json = (await res.body.json()) as { payload: { data: unknown; meta?: unknown } };
+    const status = o.status ?? 200;
+    if (res.statusCode !== status) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json.payload as { data: unknown; meta?: Record<string, unknown> };
+  };
+
+  return {
+    url: server.url,
+    headers: person,
+    service,
+    request,
+    close: async () => {
+      await pool.close();
+      await server.close();
+    },
+  };
+}
+export type BenchServer = Awaited<ReturnType<typeof startServer>>;
