@@ -599,6 +599,12 @@ CREATE INDEX agents_owner ON agents.agents USING btree (owner_fid);
 CREATE INDEX agents_parent ON agents.agents USING btree (parent_id, created_at DESC);
 
 --
+-- Name: agents_running; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX agents_running ON agents.agents USING btree (id) WHERE (desired_state = 'running'::text);
+
+--
 -- Name: agents_slug; Type: INDEX; Schema: agents; Owner: -
 --
 
