@@ -33,7 +33,8 @@ export const ERRORS = defineErrors({
   memory_not_found: { status: 404, meaning: 'No such memory on this agent' },
   service_token_not_allowed: {
     status: 403,
-    meaning: 'Pinning, demoting, dropping and purging memories needs a person with the editor role, not a service token',
+    meaning:
+      'Pinning, demoting, dropping and purging memories needs a person with the editor role, not a service token',
   },
   unknown_memory: { status: 422, meaning: 'A memory id sent is not one of this agent’s memories' },
   window_too_long: { status: 422, meaning: 'The meeting-date window is longer than 31 days, or ends before it starts' },
@@ -67,7 +68,10 @@ export const ERRORS = defineErrors({
     status: 403,
     meaning: "Only the skill's owner or a platform admin changes a skill; the service token alone owns none",
   },
-  skills_storage_unavailable: { status: 503, meaning: 'AGENTS_DOCUMENTS_URL is not set: skill archives cannot be kept' },
+  skills_storage_unavailable: {
+    status: 503,
+    meaning: 'AGENTS_DOCUMENTS_URL is not set: skill archives cannot be kept',
+  },
   documents_unavailable: { status: 502, meaning: 'The documents service failed or did not answer in time' },
   archive_refused: {
     status: 422,

@@ -1,8 +1,8 @@
 import { defineEvents, type EventOf } from '@platform/kit';
 import { AGENT_EVENTS } from './events/agents.ts';
-import { WAKE_EVENTS } from './events/wakes.ts';
 import { MEMBER_EVENTS } from './events/members.ts';
 import { SKILL_EVENTS } from './events/skills.ts';
+import { WAKE_EVENTS } from './events/wakes.ts';
 
 /**
  * The agents service's events (spec 3, Agents events; docs/decisions.md lists the ones the spec

@@ -11,6 +11,15 @@ afterAll(async () => h.close_());
 const HARNESS = { service: null } as const;
 
 describe('thoughts and the workspace conversation', () => {
+  it('18 AGT-037 with memory_model auto the cycle’s memory work runs on the agent’s own model; a named one is kept', async () => {
+    const own = await h.agent({ model: 'gpt-4o-mini', memory_model: 'auto' });
+    const t1 = await h.call('GET', `/v1/agents/${own.id}/thoughts`, HARNESS);
+    expect(t1.data.memory_model).toBe('gpt-4o-mini');
+    const named = await h.agent({ model: 'gpt-4o-mini', memory_model: 'claude-3-5-haiku' });
+    const t2 = await h.call('GET', `/v1/agents/${named.id}/thoughts`, HARNESS);
+    expect(t2.data.memory_model).toBe('claude-3-5-haiku');
+  });
+
   it('18 AGT-219 thoughts assemble pinned memories, recent ones, the checkpoint and the last runs', async () => {
     const a = await h.agent();
     const empty = await h.call('GET', `/v1/agents/${a.id}/thoughts`, HARNESS);

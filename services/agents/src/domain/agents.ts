@@ -88,3 +88,7 @@ export const definitionChanged = (before: Definition, after: Definition) =>
   before.harness_id !== after.harness_id ||
   !same(before.skills, after.skills) ||
   !same(before.tools, after.tools);
+
+/** The model memory work (consolidation, recall) runs on: memory_model, or the agent's own model when auto (AGT-037). */
+export const memoryModelOf = (a: { model: string; memory_model: string }) =>
+  a.memory_model === 'auto' ? a.model : a.memory_model;

@@ -2,6 +2,7 @@ import { Command, Envelope } from '@platform/kit';
 import { checkpointView } from '../commands/checkpoint.ts';
 import { memoryView } from '../commands/memories.ts';
 import { recordWorkspaceConversation } from '../commands/workspace-conversation.ts';
+import { memoryModelOf } from '../domain/agents.ts';
 import { thoughtsBlock } from '../domain/thoughts.ts';
 import { AgentIdParams } from '../schemas/agents.ts';
 import { Thoughts, WorkspaceConversation, WorkspaceConversationInput } from '../schemas/thoughts.ts';
@@ -22,7 +23,8 @@ export const THOUGHT_ROUTES: Routes = [
     summary: 'The assembled thoughts block for the agent’s next cycle',
     description:
       'Assembled from every pinned (core) memory (newest first, up to 50), the 10 archive memories most recently ' +
-      'recalled or written, the research checkpoint, and the last 5 runs with their summaries; `block` is the same ' +
+      'recalled or written, the research checkpoint, and the last 5 runs with their summaries, and the model memory ' +
+      'work runs on (memory_model; auto means the agent’s own model); `block` is the same ' +
       'as one text under the headings Core memories, Recent memories, Research checkpoint, Recent runs. Writes ' +
       'nothing (recall marks are the harness’s /memories/touch). Needs viewer.',
     params: AgentIdParams,
@@ -32,7 +34,7 @@ export const THOUGHT_ROUTES: Routes = [
       const db = deps.database.db;
       const id = input.params.id;
       const caller = await readCaller(deps, input);
-      await agentFor(db, caller, id, 'viewer');
+      const { agent } = await agentFor(db, caller, id, 'viewer');
       const [core, recent, checkpoint, runs] = await Promise.all([
         coreMemories(db, id),
         recentMemories(db, id),
@@ -52,7 +54,12 @@ export const THOUGHT_ROUTES: Routes = [
           summary: r.summary,
         })),
       };
-      return input.reply.envelope({ agent_id: id, block: thoughtsBlock(parts), ...parts });
+      return input.reply.envelope({
+        agent_id: id,
+        block: thoughtsBlock(parts),
+        memory_model: memoryModelOf(agent),
+        ...parts,
+      });
     },
   }),
 

@@ -15,6 +15,10 @@ export const RecentRun = Type.Object({
 export const Thoughts = Type.Object({
   agent_id: Uuid,
   block: Type.String({ description: 'The sections below as one text, ready for the next cycle’s prompt' }),
+  memory_model: Type.String({
+    description:
+      'The model the cycle’s memory work (consolidation, recall) runs on: memory_model, or the agent’s own model when it is auto',
+  }),
   core: Type.Array(Memory, { description: 'Every pinned (core) memory, newest first (up to 50)' }),
   recent: Type.Array(Memory, { description: 'The 10 archive memories most recently recalled or written' }),
   checkpoint: Checkpoint,
