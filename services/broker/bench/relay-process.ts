@@ -10,7 +10,13 @@ import { brokerAuthenticator } from '../src/auth.ts';
 import { brokerConfig, providerEndpoints } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import { Budgets } from '../src/relay/budget-gate.ts';
-import { openUsageJournal, UsageRecorder, usageSyncCommit, writeCalls } from '../src/relay/usage-recorder.ts';
+import {
+  openUsageJournal,
+  UsageRecorder,
+  usageSliceRows,
+  usageSyncCommit,
+  writeCalls,
+} from '../src/relay/usage-recorder.ts';
 import type { DB } from '../src/store/db.ts';
 import { benchCatalog, PROVIDER_KEY } from './lib.ts';
 
@@ -43,7 +49,7 @@ const bench = await benchDatabase<DB>('broker', MIGRATIONS, kind as BenchKind);
 const catalog = benchCatalog();
 const db = bench.database.db;
 // The budget gate and usage recorder buildApp would make, made here so that each batch write of
-// the recorder is timed (the recorder's own write, wrapped).
+// the recorder (each slice of one, on PGlite) is timed (the recorder's own write, wrapped).
 const budgets = new Budgets(db, config.BROKER_BUDGET_CACHE_MS);
 const flushes: { ms: number; rows: number }[] = [];
 // A started broker's journal is in its data folder; the bench's, in a folder of its own.
@@ -54,6 +60,7 @@ const usage = new UsageRecorder(db, budgets, {
   journal,
   log: () => app.log,
   syncCommit: usageSyncCommit(bench.database.kind, config.BROKER_USAGE_SYNC_COMMIT),
+  sliceRows: usageSliceRows(bench.database.kind),
   write: async (into, calls, syncCommit) => {
     const s = performance.now();
     await writeCalls(into, calls, syncCommit);

@@ -7,9 +7,11 @@ import type { Db } from '../store/db.ts';
  * committed at its next start, openUsageJournal). A write starts as soon as
  * none is in flight and takes every queued call (up to batchSize), so under load rows are
  * written in batches: those that arrive during one write share the next. One transaction per
- * batch (usage rows, the daily rollup and the routing decision rows). A failed write answers its
- * callers "not committed", keeps their rows queued and retries with a growing pause, logging
- * each failure; reads wait for `settled()` so a read right after a reply sees its row.
+ * batch (usage rows, the daily rollup and the routing decision rows); on an embedded PGlite one
+ * per slice of a batch, the event loop getting a turn between slices (sliceRows). A failed
+ * write answers its callers "not committed", keeps their rows queued and retries with a growing
+ * pause, logging each failure; reads wait for `settled()` so a read right after a reply sees
+ * its row.
  */
 
 import { insertCalls, recordedIds } from '../store/call-writes.ts';
@@ -53,12 +55,23 @@ export interface RecorderOptions {
   journal?: UsageJournal;
   /** The batch write (tests replace it to make flushes fail). */
   write?: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
+  /**
+   * Rows per write, the event loop getting a turn between writes (usageSliceRows: on an embedded
+   * PGlite, whose statements run on the relay's own thread). A batch is then written as slices,
+   * each its own transaction (its rows, rollup and decisions together), each told to its callers
+   * and the journal as it commits. A batch of more than MAX_SLICES slices (the writes falling
+   * behind the calls) is cut into MAX_SLICES larger ones, so that the writes catch up. Unset: a
+   * batch is one write (PostgreSQL).
+   */
+  sliceRows?: number;
+  /** How the event loop gets its turn between slices (SLICE_PAUSE by default; tests pass their own). */
+  slicePause?: () => Promise<void>;
 }
 
 /**
- * Rows per statement. Embedded PGlite runs each statement on the relay's own thread, so a
- * statement of a whole batch would hold every relayed call behind it for tens of milliseconds;
- * small statements let the event loop serve calls between them.
+ * Rows per statement: a larger batch is a transaction of such statements. (On an embedded PGlite
+ * the recorder writes slices of sliceRows rows instead, each its own transaction, since the
+ * statements of one transaction run back to back on the relay's thread.)
  */
 const STATEMENT_ROWS = 25;
 
@@ -96,6 +109,30 @@ export const usageSyncCommit = (kind: 'pglite' | 'postgres', asked: boolean): bo
 
 /** How long journaled calls are gathered before their rows are written (they are durable meanwhile). */
 export const JOURNALED_FLUSH_MS = 100;
+
+/**
+ * Rows per write on an embedded PGlite (see RecorderOptions.sliceRows): a statement of this many
+ * rows holds the relay's thread under a millisecond (most of it the statement's own cost, not
+ * its rows'), where a gathered batch of a hundred held it for tens and every call behind it
+ * waited. Measured against 10 and 20 (docs/decisions.md, "The usage journal").
+ */
+export const PGLITE_SLICE_ROWS = 5;
+
+/**
+ * Slices per batch at most: under a load the slices of sliceRows cannot keep up with (one slice
+ * per turn of a busy event loop), they grow instead of letting the queue grow.
+ */
+export const MAX_SLICES = 20;
+
+/** Slices on an embedded PGlite (its statements block the relay's thread); none on PostgreSQL. */
+export const usageSliceRows = (kind: 'pglite' | 'postgres'): number | undefined =>
+  kind === 'pglite' ? PGLITE_SLICE_ROWS : undefined;
+
+/**
+ * The pause between slices: a timer, so that the event loop runs a whole turn (timers, I/O, and
+ * what they queue) and a relayed call that a slice held up can finish before the next slice.
+ */
+const SLICE_PAUSE = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Without the app's logger: one JSON line on stderr, errors by their message. */
 const line = (obj: object) => JSON.stringify(obj, (_k, v) => (v instanceof Error ? v.message : v));
@@ -158,6 +195,8 @@ export class UsageRecorder implements UsageSink {
   private readonly closeAttempts: number;
   private readonly syncCommit: boolean;
   private readonly write: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
+  private readonly sliceRows: number | undefined;
+  private readonly slicePause: () => Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -171,6 +210,8 @@ export class UsageRecorder implements UsageSink {
     this.closeAttempts = o.closeAttempts ?? 3;
     this.syncCommit = o.syncCommit ?? true;
     this.write = o.write ?? writeCalls;
+    this.sliceRows = o.sliceRows !== undefined && o.sliceRows > 0 ? o.sliceRows : undefined;
+    this.slicePause = o.slicePause ?? SLICE_PAUSE;
   }
 
   /**
@@ -285,38 +326,69 @@ export class UsageRecorder implements UsageSink {
     })();
   }
 
-  /** Writes batches until the queue is empty (or, with a batching pause, nothing urgent waits) or a write fails. */
+  /**
+   * Writes batches until the queue is empty (or, with a batching pause, nothing urgent waits) or a
+   * write fails. With sliceRows, a batch (what is queued when it starts, up to batchSize) is
+   * written a slice at a time, the event loop getting a turn before each slice but the first.
+   */
   private async drain(): Promise<void> {
+    let first = true;
     while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, this.batchSize);
-      try {
-        await this.write(
-          this.db,
-          batch.map((q) => q.call),
-          this.syncCommit,
-        );
-      } catch (e) {
-        this.failures += 1;
-        this.log().warn(
-          { err: e, calls: batch.length, queued: this.queue.length, attempt: this.failures },
-          'usage rows not written; retrying',
-        );
-        // Their callers are answered now (their replies end cut short); the rows wait for the retry.
-        for (const q of batch) {
-          q.done?.(false);
-          q.done = undefined;
-        }
-        this.release(true);
-        return;
-      }
-      this.queue.splice(0, batch.length);
-      this.committed += batch.length;
-      this.o.journal?.committed(batch.filter((q) => q.journaled).length);
-      this.failures = 0;
-      for (const q of batch) q.done?.(true);
-      this.release(false);
+      const ok = this.sliceRows
+        ? await this.writeSliced(Math.min(this.queue.length, this.batchSize), this.sliceRows, first)
+        : await this.writeFirst(this.batchSize);
+      first = false;
+      if (!ok) return;
       if (this.flushDelayMs > 0 && !this.urgent()) return;
     }
+  }
+
+  /**
+   * The batch of the first `calls` queued, in slices of `rows` (or of a MAX_SLICES-th of the
+   * batch, when larger); false once one fails.
+   */
+  private async writeSliced(calls: number, rows: number, first: boolean): Promise<boolean> {
+    const slice = Math.max(rows, Math.ceil(calls / MAX_SLICES));
+    for (let left = calls; left > 0 && this.queue.length > 0; ) {
+      if (!first) await this.slicePause();
+      first = false;
+      const n = Math.min(left, slice);
+      if (!(await this.writeFirst(n))) return false;
+      left -= n;
+    }
+    return true;
+  }
+
+  /** Writes the first `n` queued calls in one write; false when it failed (they stay queued). */
+  private async writeFirst(n: number): Promise<boolean> {
+    const batch = this.queue.slice(0, n);
+    try {
+      await this.write(
+        this.db,
+        batch.map((q) => q.call),
+        this.syncCommit,
+      );
+    } catch (e) {
+      this.failures += 1;
+      this.log().warn(
+        { err: e, calls: batch.length, queued: this.queue.length, attempt: this.failures },
+        'usage rows not written; retrying',
+      );
+      // Their callers are answered now (their replies end cut short); the rows wait for the retry.
+      for (const q of batch) {
+        q.done?.(false);
+        q.done = undefined;
+      }
+      this.release(true);
+      return false;
+    }
+    this.queue.splice(0, batch.length);
+    this.committed += batch.length;
+    this.o.journal?.committed(batch.filter((q) => q.journaled).length);
+    this.failures = 0;
+    for (const q of batch) q.done?.(true);
+    this.release(false);
+    return true;
   }
 
   private urgent(): boolean {
