@@ -1,5 +1,5 @@
-import { AppError, documentsCall, unprocessable } from '@platform/kit';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { DocumentsClient, unprocessable } from '@platform/kit';
+import { Type } from '@sinclair/typebox';
 
 /**
  * The documents service as skills need it (spec 3: skill archives go through documents,
@@ -36,62 +36,32 @@ export interface HttpDocumentsOptions {
   fetch?: typeof fetch;
 }
 
-const SasAnswer = Type.Object({ sas_url: Type.String(), sas_expires_at: Type.String(), blob_name: Type.String() });
-const DocumentAnswer = Type.Object({ id: Type.String() });
 const ReadAnswer = Type.Object({ id: Type.String(), blob_name: Type.String() });
 
-export const documentsUnavailable = (message: string) =>
-  new AppError(502, 'documents_unavailable', `The documents service did not answer: ${message}`);
-
-/** The agents service's HTTP client of documents (POST /v1/documents/sas, POST /v1/documents, GET /v1/documents/{id}). */
+/** The agents service's HTTP client of documents: the kit's DocumentsClient with skills' reference and refusal. */
 export class HttpDocuments implements SkillDocuments {
-  private readonly account: string;
-  private readonly container: string;
-  constructor(private readonly o: HttpDocumentsOptions) {
-    this.account = o.storageAccount ?? 'local';
-    this.container = o.container ?? 'documents';
+  private readonly client: DocumentsClient;
+  constructor(o: HttpDocumentsOptions) {
+    this.client = new DocumentsClient({
+      ...o,
+      // Any refusal, a missing document on GET included, is the archive the caller named: theirs to correct.
+      refusal: (r) =>
+        unprocessable('archive_refused', `The documents service refused the archive: ${r.code} (${r.message})`),
+    });
   }
 
-  async uploadLink(filename: string): Promise<UploadLink> {
-    const body = { filename, visibility: 'private', storage_account: this.account, container: this.container };
-    const a = await this.call('POST', '/v1/documents/sas', body, SasAnswer);
-    return { blob_name: a.blob_name, upload_url: a.sas_url, expires_at: a.sas_expires_at };
+  uploadLink(filename: string): Promise<UploadLink> {
+    return this.client.uploadLink(filename);
   }
 
-  async register(r: { blob_name: string; filename: string; skill_id: string }, idempotencyKey: string) {
-    const data = {
-      filename: r.filename,
-      visibility: 'private',
-      storage_account: this.account,
-      container: this.container,
-      blob_name: r.blob_name,
-      content_type: 'application/octet-stream',
-      references: [{ ref_type: 'agent_skill', ref_id: r.skill_id, ref_category: 'agents', is_external: false }],
-      metadata: [],
-    };
-    const a = await this.call('POST', '/v1/documents', { data }, DocumentAnswer, { 'idempotency-key': idempotencyKey });
-    return a.id;
+  register(r: { blob_name: string; filename: string; skill_id: string }, idempotencyKey: string) {
+    const reference = { ref_type: 'agent_skill', ref_id: r.skill_id, ref_category: 'agents' };
+    const registration = { ...r, content_type: 'application/octet-stream', reference };
+    return this.client.register(registration, idempotencyKey);
   }
 
   async find(documentId: string) {
-    const a = await this.call('GET', `/v1/documents/${encodeURIComponent(documentId)}`, undefined, ReadAnswer);
+    const a = await this.client.read(documentId, ReadAnswer);
     return { blob_name: a.blob_name };
-  }
-
-  /** The answer's data, or the failure as the agents service's error (documentsCall in the kit makes the call). */
-  private async call<S extends TSchema>(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    shape: S,
-    headers: Record<string, string> = {},
-  ): Promise<Static<S>> {
-    const a = await documentsCall(this.o, method, path, body, shape, headers);
-    if (a.ok) return a.data;
-    if (a.status >= 400 && a.status < 500 && ![401, 403, 408, 429].includes(a.status)) {
-      // A refusal of what was sent (no such document, a blob never uploaded, an unsafe filename): the caller's to correct.
-      throw unprocessable('archive_refused', `The documents service refused the archive: ${a.code} (${a.message})`);
-    }
-    throw documentsUnavailable(`${a.code}: ${a.message}`);
   }
 }

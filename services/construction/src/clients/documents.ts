@@ -1,5 +1,5 @@
-import { AppError, documentsCall, unprocessable } from '@platform/kit';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { DocumentsClient, unprocessable } from '@platform/kit';
+import { Type } from '@sinclair/typebox';
 
 /**
  * The documents service as construction's attachments need it (spec 3: attachments go through
@@ -47,68 +47,35 @@ export interface HttpDocumentsOptions {
   fetch?: typeof fetch;
 }
 
-const SasAnswer = Type.Object({
-  sas_url: Type.String(),
-  sas_expires_at: Type.String(),
-  blob_name: Type.String(),
-});
-const DocumentAnswer = Type.Object({ id: Type.String() });
 const ReadAnswer = Type.Object({ id: Type.String(), sas_url: Type.String(), sas_expires_at: Type.String() });
 
-const unavailable = (message: string) =>
-  new AppError(502, 'documents_unavailable', `The documents service did not answer: ${message}`);
-
-/** construction's own HTTP client of the documents service (POST /v1/documents/sas, POST /v1/documents, GET /v1/documents/{id}). */
+/** construction's HTTP client of the documents service: the kit's DocumentsClient with records' references and refusal. */
 export class HttpDocuments implements Documents {
-  private readonly account: string;
-  private readonly container: string;
-  constructor(private readonly o: HttpDocumentsOptions) {
-    this.account = o.storageAccount ?? 'local';
-    this.container = o.container ?? 'documents';
+  private readonly client: DocumentsClient;
+  constructor(o: HttpDocumentsOptions) {
+    this.client = new DocumentsClient({
+      ...o,
+      // Only what a POST sent can be the caller's to correct; a document construction recorded but
+      // documents cannot read is documents failing.
+      refusal: (r) =>
+        r.method === 'POST'
+          ? unprocessable('validation_failed', `The documents service refused the file: ${r.code} (${r.message})`)
+          : undefined,
+    });
   }
 
-  async uploadLink(filename: string): Promise<UploadLink> {
-    const body = { filename, visibility: 'private', storage_account: this.account, container: this.container };
-    const a = await this.call('POST', '/v1/documents/sas', body, SasAnswer);
-    return { blob_name: a.blob_name, upload_url: a.sas_url, expires_at: a.sas_expires_at };
+  uploadLink(filename: string): Promise<UploadLink> {
+    return this.client.uploadLink(filename);
   }
 
   async register(r: FileRegistration, idempotencyKey: string): Promise<RegisteredFile> {
-    const data = {
-      filename: r.filename,
-      visibility: 'private',
-      storage_account: this.account,
-      container: this.container,
-      blob_name: r.blob_name,
-      content_type: r.content_type,
-      references: [{ ref_type: r.record_type, ref_id: r.record_id, ref_category: 'construction', is_external: false }],
-      metadata: [],
-    };
-    const a = await this.call('POST', '/v1/documents', { data }, DocumentAnswer, {
-      'idempotency-key': idempotencyKey,
-    });
-    return { document_id: a.id };
+    const reference = { ref_type: r.record_type, ref_id: r.record_id, ref_category: 'construction' };
+    const id = await this.client.register({ ...r, reference }, idempotencyKey);
+    return { document_id: id };
   }
 
   async downloadLink(documentId: string) {
-    const a = await this.call('GET', `/v1/documents/${encodeURIComponent(documentId)}`, undefined, ReadAnswer);
+    const a = await this.client.read(documentId, ReadAnswer);
     return { url: a.sas_url, expires_at: a.sas_expires_at };
-  }
-
-  /** The answer's data, or the failure as construction's error (documentsCall in the kit makes the call). */
-  private async call<S extends TSchema>(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    shape: S,
-    headers: Record<string, string> = {},
-  ): Promise<Static<S>> {
-    const a = await documentsCall(this.o, method, path, body, shape, headers);
-    if (a.ok) return a.data;
-    if (method === 'POST' && a.status >= 400 && a.status < 500 && ![401, 403, 408, 429].includes(a.status)) {
-      // A refusal of what was sent (an unsafe filename, a blob never uploaded): the caller's to correct.
-      throw unprocessable('validation_failed', `The documents service refused the file: ${a.code} (${a.message})`);
-    }
-    throw unavailable(`${a.code}: ${a.message}`);
   }
 }
