@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { fakeDocumentsServer } from '@platform/kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpDocuments } from '../src/clients/documents.ts';
-import { fakeDocumentsServer } from './fakes/documents.ts';
 import { ADMIN, EDITOR, fid, type Harness, harness, OWNER, STRANGER, tag } from './harness.ts';
 
 /**
  * Skills (spec 3, Skills, harnesses and tools): create with a first version from markdown, a
  * document_id or a blob_name; q; read, edit, body by version; more versions; what an agent's null
  * version resolves to; the events. Archives go through a documents service on a port
- * (test/fakes/documents.ts) answering as the real one does, failing or hanging.
+ * (the kit's fakeDocumentsServer) answering as the real one does, failing or hanging.
  */
 let h: Harness;
 let docs: Awaited<ReturnType<typeof fakeDocumentsServer>>;

@@ -1,6 +1,7 @@
 export * from './bench.ts';
 export * from './command-checks.ts';
 export * from './database.ts';
+export * from './fake-documents.ts';
 export * from './fake-kubernetes.ts';
 export * from './http-get-load.ts';
 export * from './inject.ts';

@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface FakeDocumentsOptions {
+  /**
+   * Register any blob, not only one this server signed a link for: for callers' tests that name
+   * blobs they uploaded out of band rather than asking a link first.
+   */
+  anyBlob?: boolean;
+}
+
 /**
- * A documents service on a port answering as the real one does for skills (the envelope; the SAS,
- * register and read shapes; 422 for a blob it never signed, 404 for an unknown document; one
- * document per Idempotency-Key), or failing: `mode` 'ok', 'fail' (HTTP 500) or 'hang'. It records
- * the calls it got and the documents it holds; `documents` seeds one directly.
+ * A documents service on a port answering as the real one does (the envelope; the SAS, register
+ * and read shapes; 422 for a filename without an extension or a blob it never signed, 404 for an
+ * unknown document; one document per Idempotency-Key), or failing: `mode` 'ok', 'fail' (HTTP 500)
+ * or 'hang' (never answers). It records the calls it got and the documents it holds; `documents`
+ * seeds one directly.
  */
-export async function fakeDocumentsServer() {
+export async function fakeDocumentsServer(options: FakeDocumentsOptions = {}) {
   const state = {
     mode: 'ok' as 'ok' | 'fail' | 'hang',
     calls: [] as string[],
@@ -46,7 +55,7 @@ export async function fakeDocumentsServer() {
       }
       if (req.method === 'POST' && req.url === '/v1/documents') {
         const { data } = JSON.parse(body) as { data: { blob_name: string; references: unknown[] } };
-        if (!state.signed.has(data.blob_name)) {
+        if (!options.anyBlob && !state.signed.has(data.blob_name)) {
           return send(422, { errors: [{ code: 'blob_not_found', message: 'no such blob in storage' }] });
         }
         const key = String(req.headers['idempotency-key'] ?? randomUUID());
