@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import {
   type BenchKind,
@@ -8,19 +7,16 @@ import {
   fmt,
   GetLoadWorker,
   type LoadResult,
-  listenOnFreePort,
   median,
   mergeRounds,
   quantile,
   round,
 } from '@platform/kit/testing';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
-import { agentsConfig } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { DB, Db } from '../src/store/db.ts';
 import { drainInbox } from '../src/store/inbox.ts';
+import { seedAgents, startServer } from './lib.ts';
 
 /**
  * The drain benchmark: BENCH_DRAIN_WAKES (10,000) waiting wakes handed out through GET
@@ -41,7 +37,6 @@ import { drainInbox } from '../src/store/inbox.ts';
  */
 
 export const GOAL_DRAIN_RATIO_MIN = 0.5;
-const SERVICE_TOKEN = 'agents-bench-service-token';
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
 export interface DrainBenchOptions {
@@ -51,19 +46,6 @@ export interface DrainBenchOptions {
   agents?: number;
   limit?: number;
   rounds?: number;
-}
-
-/** Agents written straight to their table, as a bulk load would. */
-async function seedAgents(db: Db, n: number): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomUUID());
-  for (const id of ids) {
-    const slug = `drain-${id.slice(0, 8)}`;
-    await sql`INSERT INTO agents (id, slug, owner_fid, created_by, email, top_id, harness_id, created_at, updated_at)
-      VALUES (${id}, ${slug}, 'bench-owner', 'bench-owner', ${`${slug}@agents.bench`}, ${id}, 'platform', now(), now())`.execute(
-      db,
-    );
-  }
-  return ids;
 }
 
 /** `perAgent` waiting wakes for each agent, as POST .../wake would have queued them. */
@@ -114,25 +96,17 @@ export async function drainBench(opts: DrainBenchOptions): Promise<Record<string
 
   const bench = await benchDatabase<DB>('agents', MIGRATIONS, kind);
   const db = bench.database.db;
-  const config = agentsConfig({ SERVICE_TOKEN, LOG_LEVEL: 'silent' });
-  const app = await buildApp({
-    database: bench.database,
-    authenticator: agentsAuthenticator(config),
-    callers: callerPolicy(config),
-    mailDomain: 'agents.bench',
-    logLevel: 'silent',
-  });
-  const server = await listenOnFreePort(app);
+  const server = await startServer(bench.database);
   const worker = new GetLoadWorker();
   try {
-    const agentIds = await seedAgents(db, agentCount);
+    const agentIds = await seedAgents(db, agentCount, 'drain');
     const paths = agentIds.map((id) => `/v1/agents/${id}/inbox?limit=${limit}`);
     const http = async (perAgentNow: number) => {
       await seedWakes(db, agentIds, perAgentNow);
       const r = await worker.run({
         url: server.url,
         paths,
-        headers: { 'x-platform-service-token': SERVICE_TOKEN },
+        headers: server.service(),
         clients: agentCount,
         warmupMs: 0,
         count: (perAgentNow * agentCount) / limit,

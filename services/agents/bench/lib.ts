@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@platform/kit';
 import { listenOnFreePort } from '@platform/kit/testing';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
 import { agentsConfig } from '../src/config.ts';
 import { mailDomainOf } from '../src/start.ts';
-import type { DB } from '../src/store/db.ts';
+import type { DB, Db } from '../src/store/db.ts';
 
 const ISSUER = 'https://gateway.bench.test';
 const AUD = 'agents-bench';
@@ -45,9 +46,10 @@ export async function startServer(database: Database<DB>) {
     .setExpirationTime('2h')
     .sign(privateKey);
   const person = { 'cf-access-jwt-assertion': token };
-  const service = (agentId: string) => ({
+  /** The shared service token, as a harness sends it; with an agent id, acting as that agent. */
+  const service = (agentId?: string) => ({
     'x-platform-service-token': BENCH_SERVICE_TOKEN,
-    'x-platform-agent-id': agentId,
+    ...(agentId ? { 'x-platform-agent-id': agentId } : {}),
   });
   const pool = new Pool(server.url, { connections: 16, pipelining: 1, keepAliveTimeout: 60_000 });
 
@@ -84,3 +86,16 @@ export async function startServer(database: Database<DB>) {
   };
 }
 export type BenchServer = Awaited<ReturnType<typeof startServer>>;
+
+/** `n` agents written straight to their table, as a bulk load would; slugs start with `prefix`. */
+export async function seedAgents(db: Db, n: number, prefix: string): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => randomUUID());
+  for (const id of ids) {
+    const slug = `${prefix}-${id.slice(0, 8)}`;
+    await sql`INSERT INTO agents (id, slug, owner_fid, created_by, email, top_id, harness_id, created_at, updated_at)
+      VALUES (${id}, ${slug}, 'bench-owner', 'bench-owner', ${`${slug}@agents.bench`}, ${id}, 'platform', now(), now())`.execute(
+      db,
+    );
+  }
+  return ids;
+}

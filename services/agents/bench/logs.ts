@@ -7,7 +7,6 @@ import {
   closedLoop,
   fmt,
   type LoadResult,
-  listenOnFreePort,
   median,
   mergeRounds,
   quantile,
@@ -15,11 +14,9 @@ import {
 } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
-import { buildApp } from '../src/app.ts';
-import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
-import { agentsConfig } from '../src/config.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { DB, Db } from '../src/store/db.ts';
+import { seedAgents, startServer } from './lib.ts';
 
 /**
  * The log benchmark: log lines posted per second through POST /v1/agents/{id}/logs (the harness's
@@ -39,7 +36,6 @@ import type { DB, Db } from '../src/store/db.ts';
  */
 
 export const GOAL_LOGS_RATIO_MIN = 0.5;
-const SERVICE_TOKEN = 'agents-bench-service-token';
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
 export interface LogsBenchOptions {
@@ -55,6 +51,8 @@ export interface LogsBenchOptions {
 /** What the worker thread is asked to post. */
 interface PostLoad {
   url: string;
+  /** The service token's headers. */
+  headers: Record<string, string>;
   agentIds: string[];
   clients: number;
   warmupMs: number;
@@ -74,8 +72,8 @@ async function postLoad(o: PostLoad): Promise<LoadResult> {
       method: 'POST',
       path: `/v1/agents/${agentId}/logs`,
       headers: {
+        ...o.headers,
         'content-type': 'application/json',
-        'x-platform-service-token': SERVICE_TOKEN,
         'idempotency-key': randomUUID(),
       },
       body: JSON.stringify({ data: lineOf(i) }),
@@ -124,19 +122,6 @@ if (!isMainThread && workerData?.logsPostWorker) {
   });
 }
 
-/** Agents written straight to their table, as a bulk load would. */
-async function seedAgents(db: Db, n: number): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomUUID());
-  for (const id of ids) {
-    const slug = `bench-${id.slice(0, 8)}`;
-    await sql`INSERT INTO agents (id, slug, owner_fid, created_by, email, top_id, harness_id, created_at, updated_at)
-      VALUES (${id}, ${slug}, 'bench-owner', 'bench-owner', ${`${slug}@agents.bench`}, ${id}, 'platform', now(), now())`.execute(
-      db,
-    );
-  }
-  return ids;
-}
-
 /** The raw side: per line, the line and the heartbeat in one transaction, as the route writes them. */
 async function rawLoad(db: Db, agentIds: string[], o: { clients: number; warmupMs: number; count: number }) {
   let n = 0;
@@ -174,23 +159,15 @@ export async function logsBench(opts: LogsBenchOptions): Promise<Record<string, 
 
   const bench = await benchDatabase<DB>('agents', MIGRATIONS, kind);
   const db = bench.database.db;
-  const config = agentsConfig({ SERVICE_TOKEN, LOG_LEVEL: 'silent' });
-  const app = await buildApp({
-    database: bench.database,
-    authenticator: agentsAuthenticator(config),
-    callers: callerPolicy(config),
-    mailDomain: 'agents.bench',
-    logLevel: 'silent',
-  });
-  const server = await listenOnFreePort(app);
+  const server = await startServer(bench.database);
   const worker = new PostLoadWorker();
   try {
-    const agentIds = await seedAgents(db, agentCount);
+    const agentIds = await seedAgents(db, agentCount, 'bench');
     const https: LoadResult[] = [];
     const raws: LoadResult[] = [];
     const ratios: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      const http = await worker.run({ url: server.url, agentIds, clients, warmupMs, count });
+      const http = await worker.run({ url: server.url, headers: server.service(), agentIds, clients, warmupMs, count });
       const raw = await rawLoad(db, agentIds, { clients, warmupMs, count });
       https.push(http);
       raws.push(raw);
