@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@platform/kit';
-import { listenOnFreePort } from '@platform/kit/testing';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { gatewayKeys, listenOnFreePort } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
@@ -21,8 +20,7 @@ export const BENCH_SERVICE_TOKEN = 'agents-bench-service-token';
  * the harness uses. No runner: the benchmark measures the service, not workloads.
  */
 export async function startServer(database: Database<DB>) {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const gatewayJwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
+  const gateway = await gatewayKeys({ issuer: ISSUER, audience: AUD, ttlSeconds: 7200 });
   const config = agentsConfig({
     AGENTS_ACCESS_AUD: AUD,
     GATEWAY_ISSUER: ISSUER,
@@ -31,20 +29,13 @@ export async function startServer(database: Database<DB>) {
   });
   const app = await buildApp({
     database,
-    authenticator: agentsAuthenticator(config, { gatewayJwks }),
+    authenticator: agentsAuthenticator(config, { gatewayJwks: gateway.jwks }),
     callers: callerPolicy(config),
     mailDomain: mailDomainOf(config),
     logLevel: 'silent',
   });
   const server = await listenOnFreePort(app as never);
-  const token = await new SignJWT({ email: BENCH_PERSON })
-    .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
-    .setIssuer(ISSUER)
-    .setAudience(AUD)
-    .setSubject(`gw-${BENCH_PERSON}`)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(privateKey);
+  const token = await gateway.token(BENCH_PERSON);
   const person = { 'cf-access-jwt-assertion': token };
   /** The shared service token, as a harness sends it; with an agent id, acting as that agent. */
   const service = (agentId?: string) => ({

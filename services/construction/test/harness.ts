@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type App, devFid } from '@platform/kit';
-import { injectJson, outboxEvents, rowCounts, testDatabase } from '@platform/kit/testing';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { gatewayKeys, injectJson, outboxEvents, rowCounts, testDatabase } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { buildApp, type ConstructionDeps } from '../src/app.ts';
 import { callerPolicy, constructionAuthenticator } from '../src/auth.ts';
@@ -49,13 +48,12 @@ export interface HarnessOptions {
  */
 export async function harness(opts: HarnessOptions = {}) {
   const database = await testDatabase<DB>('construction', MIGRATIONS);
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const gatewayJwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'gw1', alg: 'RS256' }] });
+  const gateway = await gatewayKeys({ issuer: GATEWAY_ISSUER, audience: ACCESS_AUD });
   const config = constructionConfig(testEnv(opts.env));
   let now = new Date(opts.now ?? '2026-03-02T12:00:00Z');
   const app = (await buildApp({
     database,
-    authenticator: constructionAuthenticator(config, { gatewayJwks }),
+    authenticator: constructionAuthenticator(config, { gatewayJwks: gateway.jwks }),
     callers: callerPolicy(config),
     clock: () => now,
     logLevel: 'silent',
@@ -63,22 +61,10 @@ export async function harness(opts: HarnessOptions = {}) {
   })) as App;
   await app.ready();
 
-  const gatewayToken = (email: string, aud = ACCESS_AUD) => {
-    const t = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email })
-      .setProtectedHeader({ alg: 'RS256', kid: 'gw1' })
-      .setIssuer(GATEWAY_ISSUER)
-      .setAudience(aud)
-      .setSubject(`gw-${email}`)
-      .setIssuedAt(t)
-      .setExpirationTime(t + 3600)
-      .sign(privateKey);
-  };
-
   const headersFor = async (as: As): Promise<Record<string, string>> => {
     if (as === null) return {};
     if (typeof as === 'string') return { 'x-dev-principal': as };
-    if ('gateway' in as) return { 'cf-access-jwt-assertion': await gatewayToken(as.gateway, as.aud) };
+    if ('gateway' in as) return { 'cf-access-jwt-assertion': await gateway.token(as.gateway, as.aud) };
     return as.headers;
   };
 
@@ -109,7 +95,7 @@ export async function harness(opts: HarnessOptions = {}) {
     config,
     call,
     ok,
-    gatewayToken,
+    gatewayToken: gateway.token,
     now: () => now,
     setNow: (iso: string) => {
       now = new Date(iso);

@@ -3,6 +3,7 @@ export * from './command-checks.ts';
 export * from './database.ts';
 export * from './fake-documents.ts';
 export * from './fake-kubernetes.ts';
+export * from './gateway-keys.ts';
 export * from './http-get-load.ts';
 export * from './inject.ts';
 export * from './measure.ts';
