@@ -12,6 +12,8 @@ import type { DB, Db } from '../src/store/db.ts';
 const ISSUER = 'https://gateway.bench.test';
 const AUD = 'agents-bench';
 export const BENCH_PERSON = 'bench.person@agents.test';
+/** The bench person's id: the gateway's subject, as the gateway authenticator takes it for a person identity does not know. */
+export const BENCH_PERSON_ID = `gw-${BENCH_PERSON}`;
 export const BENCH_SERVICE_TOKEN = 'agents-bench-service-token';
 
 /**

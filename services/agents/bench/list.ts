@@ -1,4 +1,3 @@
-import { devFid } from '@platform/kit';
 import {
   type BenchKind,
   type BenchRun,
@@ -13,7 +12,7 @@ import {
 import { sql } from 'kysely';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { DB, Db } from '../src/store/db.ts';
-import { BENCH_PERSON, type BenchServer, startServer } from './lib.ts';
+import { BENCH_PERSON_ID, type BenchServer, startServer } from './lib.ts';
 
 export const GOAL_LIST_GROWTH_MAX = 1.5;
 /** The bench person's agents: this many owned, and as many again where they are a member. */
@@ -42,7 +41,8 @@ export const summary = (r: LoadResult) => ({
  * other owners; the bench person owns OWNED of them and is a viewer of MEMBER_OF more.
  */
 export async function seedAgents(db: Db, total: number) {
-  const me = devFid(BENCH_PERSON);
+  // An access-gateway caller identity does not know is the gateway's subject (kit gateway authenticator).
+  const me = BENCH_PERSON_ID;
   await sql`INSERT INTO agents (id, top_id, slug, name, instructions, owner_fid, created_by, email, harness_id,
       desired_state, created_at, updated_at)
     SELECT u, u, 'bench-' || i, 'Bench helper ' || i, 'Answers questions about property ' || (i % 97),
