@@ -10,11 +10,12 @@ const staff: Rule = { anyPerson: true, anyService: true, apps: ['internal'] };
 
 /**
  * The agents service's actions: the policy gates the action itself (staff manage, start and run:
- * AGT-330) before the agent's roles are asked. Grants play no part but a platform admin's.
+ * AGT-330) before the agent's roles are asked. Grants play no part but a platform admin's, and a
+ * verified Super Admin's above it (docs/decisions.md, "Super Admin across services").
  */
 export const agents = {
   service: 'agents',
-  superAdmin: 'none',
+  superAdmin: 'all',
   apps: {
     internal: {
       audience: 'AGENTS_ACCESS_AUD',
