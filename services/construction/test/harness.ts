@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type App, devFid } from '@platform/kit';
 import { gatewayKeys, injectJson, outboxEvents, rowCounts, testDatabase } from '@platform/kit/testing';
-import { sql } from 'kysely';
 import { buildApp, type ConstructionDeps } from '../src/app.ts';
 import { callerPolicy, constructionAuthenticator } from '../src/auth.ts';
 import { constructionConfig } from '../src/config.ts';
@@ -101,15 +100,7 @@ export async function harness(opts: HarnessOptions = {}) {
       now = new Date(iso);
     },
     /** Every table's row count and the outbox: equal before and after a refused command. */
-    async state() {
-      const tables = await sql<{ name: string }>`
-        SELECT table_name AS name FROM information_schema.tables
-        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(database.db);
-      return rowCounts(
-        database.db,
-        tables.rows.map((t) => t.name),
-      );
-    },
+    state: () => rowCounts(database.db),
     events: (type?: string) => outboxEvents(database.db, type),
     /** A fresh project as the editor (POST /v1/development-projects); fields override the defaults. */
     async project(input: Record<string, unknown> = {}) {

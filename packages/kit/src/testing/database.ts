@@ -103,12 +103,22 @@ export async function rowCount<DB extends KitTables>(db: Db<DB>, table: string):
   return r.rows[0]?.n ?? 0;
 }
 
-/** How many rows each table holds: a cheap "nothing was written" check. */
+/**
+ * How many rows each table holds: a cheap "nothing was written" check. Without `tables`, every
+ * table of the database's schema (the outbox and idempotency records included).
+ */
 export async function rowCounts<DB extends KitTables>(
   db: Db<DB>,
-  tables: readonly string[],
+  tables?: readonly string[],
 ): Promise<Record<string, number>> {
+  const names =
+    tables ??
+    (
+      await sql<{ name: string }>`
+        SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db)
+    ).rows.map((t) => t.name);
   const out: Record<string, number> = {};
-  for (const t of tables) out[t] = await rowCount(db, t);
+  for (const t of names) out[t] = await rowCount(db, t);
   return out;
 }
