@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Can, Principal } from './auth/principal.ts';
 import type { Db, KitTables } from './db/database.ts';
+import { withCommit } from './db/postgres-dialect.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from './errors.ts';
 import { type AnyEvent, bindEmitter, type Emitter, type EventCatalogue } from './events.ts';
 
@@ -80,16 +81,29 @@ function replayOrConflict<T>(prior: StoredCommand | undefined, hash: string) {
   return { status: prior.status, data, replayed: true };
 }
 
+const storedCommand = (db: Db<KitTables>, key: string) =>
+  sql<StoredCommand>`SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(db);
+
 /**
  * Runs a command once per Idempotency-Key. The key, a hash of method + URL (path ids and query)
  * + body + caller, and the response are stored in the command's own transaction:
- * - same key, same request: the stored response is replayed and nothing runs again;
+ * - same key, same request: the stored response is replayed and nothing is written again;
  * - same key, another path, body, method or caller: 409 idempotency_key_reused;
- * - two concurrent requests with one key: the second waits on the key's unique index for the
- *   first to commit, then replays its result.
+ * - two concurrent requests with one key: both may run, but only one stores the key; the other
+ *   waits on the key's unique index for the first to commit, rolls its own work back and replays
+ *   the first one's result.
  * A command that fails writes nothing, its key included, so a corrected retry can run.
  * `opts.keyScope` gives each scope its own key space; `opts.beforeTransaction` runs first for a
  * new request only.
+ *
+ * The key is recorded optimistically (issue 22.1): the work runs first and one statement at the
+ * end inserts the key with its response, the unique index deciding between a first run and a
+ * replay. A new command costs that one statement instead of a claim before its work and an
+ * update after, and on PostgreSQL the statement travels with the COMMIT (`withCommit`), so the
+ * record costs no round trip of its own; a replay pays for a rolled-back run, which is rare. When the work fails, the key
+ * is looked up once: a request already stored (a replay whose work now fails, e.g. posting an
+ * entry twice, or a concurrent duplicate that hit the first one's rows) answers from the store,
+ * a key used for another request answers 409 as before the work ran.
  */
 export async function runCommand<T, DB extends KitTables = KitTables>(
   ctx: CommandContext<DB>,
@@ -115,30 +129,34 @@ export async function runCommand<T, DB extends KitTables = KitTables>(
       ].join('\n'),
     )
     .digest('hex');
+  const db = ctx.db as unknown as Db<KitTables>;
   if (opts.beforeTransaction) {
-    const stored = await sql<StoredCommand>`
-      SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(ctx.db);
+    // Work outside the transaction cannot be rolled back: look the key up before doing it.
+    const stored = await storedCommand(db, key);
     if (stored.rows.length > 0) return replayOrConflict<T>(stored.rows[0], hash);
     await opts.beforeTransaction();
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    // Claim the key first. A concurrent request with the same key blocks on the unique index
-    // until this transaction ends, then finds the stored result (or, if this one failed and
-    // rolled back, claims the key itself).
-    const claimed =
-      await sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
-      VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, 0, 'null')
-      ON CONFLICT (key) DO NOTHING RETURNING key`.execute(trx);
-    if (claimed.rows.length === 0) {
-      const stored = await sql<StoredCommand>`
-        SELECT request_hash, status, response FROM idempotency_keys WHERE key = ${key}`.execute(trx);
-      return replayOrConflict<T>(stored.rows[0], hash);
-    }
-    const result = await work(trx);
-    await sql`UPDATE idempotency_keys SET status = ${result.status}, response = ${JSON.stringify(result.data ?? null)}
-      WHERE key = ${key}`.execute(trx);
-    return { ...result, replayed: false };
-  });
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const result = await work(trx);
+      // No ON CONFLICT: a key already stored fails this insert (after waiting for a concurrent
+      // holder of the key to commit), the work rolls back and the catch below replays. On
+      // PostgreSQL the insert travels with the COMMIT, one round trip for both.
+      await trx.executeQuery(
+        withCommit(
+          sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
+          VALUES (${key}, ${hash}, ${method}, ${path}, ${ctx.principal.id}, ${result.status}, ${JSON.stringify(result.data ?? null)})`.compile(
+            trx,
+          ),
+        ),
+      );
+      return { ...result, replayed: false };
+    });
+  } catch (err) {
+    const stored = await storedCommand(db, key);
+    if (stored.rows.length > 0) return replayOrConflict<T>(stored.rows[0], hash);
+    throw err;
+  }
 }
 
 /** Sends a command's result in the envelope, marking replays with a header. */

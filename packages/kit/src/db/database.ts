@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { KitTables } from './kit-tables.ts';
 import { PgliteDialect, SharedPglite } from './pglite-dialect.ts';
+import { CommitSavingPostgresDialect } from './postgres-dialect.ts';
 
 export type { KitTables } from './kit-tables.ts';
 
@@ -124,7 +125,7 @@ export async function openDatabase<DB extends KitTables = KitTables>(opts: Datab
     });
     // A dropped server connection must not crash the process; readiness reports it.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new CommitSavingPostgresDialect({ pool }) });
     await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db).catch((e) => {
       // Concurrent creators race on the catalog; the schema existing is all we need.
       if (!String(e.message).includes('already exists') && e.code !== '23505') throw e;
