@@ -19,8 +19,12 @@ import {
   tag,
   VIEWER,
 } from './harness.ts';
+import { ROUTE_EXAMPLES } from './route-examples/index.ts';
 
 let h: Harness;
+// Examples in test/route-examples/ are built before beforeAll runs: they reach the harness through this forwarder.
+// biome-ignore lint/suspicious/noExplicitAny: forwarding to the harness made in beforeAll
+const lazy = new Proxy({}, { get: (_t, k) => (h as any)[k] }) as Harness;
 /** The documents service the output upload path talks to (issue 16), in memory for these checks. */
 const documents = new MemoryDocuments();
 /** The communications service presentation shares go through (issue 16): the local fake. */
@@ -236,6 +240,8 @@ describe('15.4 workspace: the checks of every declared command route', () => {
     denied: null,
     state: () => h.state(),
     examples: {
+      // Each later area's examples live in its own file of test/route-examples/ (one spread line each).
+      ...ROUTE_EXAMPLES(lazy),
       'POST /v1/projects': {
         body: () => ({ data: { name: `Checks ${tag()}` } }),
         otherBody: () => ({ data: { name: `Other ${tag()}` } }),
