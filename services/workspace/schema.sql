@@ -40,6 +40,21 @@ BEGIN
 END $$;
 
 --
+-- Name: evidence_utterances_append_only(); Type: FUNCTION; Schema: workspace; Owner: -
+--
+
+CREATE FUNCTION workspace.evidence_utterances_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM evidence WHERE id = OLD.evidence_id) THEN
+    RETURN OLD;
+  END IF;
+  RAISE EXCEPTION 'evidence utterances are append-only'
+    USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+--
 -- Name: goal_checkins_are_permanent(); Type: FUNCTION; Schema: workspace; Owner: -
 --
 
@@ -148,6 +163,46 @@ CREATE TABLE workspace.cases (
     CONSTRAINT cases_expected_value CHECK ((((expected_currency IS NULL) AND (expected_one_off IS NULL) AND (expected_recurring_monthly IS NULL) AND (expected_recurring_months IS NULL)) OR ((expected_currency IS NOT NULL) AND (expected_one_off IS NOT NULL) AND (expected_recurring_monthly IS NOT NULL) AND (expected_recurring_months IS NOT NULL)))),
     CONSTRAINT cases_status_check CHECK ((status = ANY (ARRAY['needs_validation'::text, 'accepted'::text, 'in_progress'::text, 'verified'::text, 'dismissed'::text]))),
     CONSTRAINT cases_verification_method CHECK (((status = 'verified'::text) = (verification_method IS NOT NULL)))
+);
+
+--
+-- Name: chat_question_channel_cursor; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.chat_question_channel_cursor (
+    channel text NOT NULL,
+    latest_ts text NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: chat_question_messages; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.chat_question_messages (
+    request_id uuid NOT NULL,
+    day date NOT NULL,
+    recipient text NOT NULL,
+    slack_user text NOT NULL,
+    channel text,
+    ts text,
+    posted_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: chat_question_replies; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.chat_question_replies (
+    channel text NOT NULL,
+    ts text NOT NULL,
+    slack_user text NOT NULL,
+    request_id uuid,
+    via text NOT NULL,
+    outcome text NOT NULL,
+    read_at timestamp with time zone NOT NULL,
+    CONSTRAINT chat_question_replies_outcome_check CHECK ((outcome = ANY (ARRAY['answered'::text, 'not_open'::text, 'no_question'::text, 'refused'::text]))),
+    CONSTRAINT chat_question_replies_via_check CHECK ((via = ANY (ARRAY['thread'::text, 'direct'::text])))
 );
 
 --
@@ -286,6 +341,126 @@ CREATE TABLE workspace.digests (
 );
 
 --
+-- Name: evidence; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence (
+    id uuid NOT NULL,
+    kind text NOT NULL,
+    source text NOT NULL,
+    external_ref text,
+    document_id text,
+    device_serial text,
+    author text NOT NULL,
+    title text DEFAULT ''::text NOT NULL,
+    body text,
+    project_id uuid,
+    live boolean DEFAULT false NOT NULL,
+    live_slices integer,
+    transcription_status text DEFAULT 'none'::text NOT NULL,
+    last_seq integer DEFAULT 0 NOT NULL,
+    transcript_first_seq integer DEFAULT 1 NOT NULL,
+    archived_at timestamp with time zone,
+    contributes_to_knowledge boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    ended_by text,
+    CONSTRAINT evidence_check CHECK (((kind <> 'note'::text) OR (body IS NOT NULL))),
+    CONSTRAINT evidence_check1 CHECK (((source <> 'phone'::text) OR (device_serial IS NULL))),
+    CONSTRAINT evidence_kind_check CHECK ((kind = ANY (ARRAY['note'::text, 'meeting'::text, 'thread'::text, 'recording'::text, 'email'::text, 'file'::text, 'chat'::text, 'code'::text]))),
+    CONSTRAINT evidence_last_seq_check CHECK ((last_seq >= 0)),
+    CONSTRAINT evidence_live_slices_check CHECK ((live_slices >= 0)),
+    CONSTRAINT evidence_source_check CHECK ((source ~ '^[a-z][a-z0-9_]{0,39}$'::text)),
+    CONSTRAINT evidence_transcript_first_seq_check CHECK ((transcript_first_seq >= 1)),
+    CONSTRAINT evidence_transcription_status_check CHECK ((transcription_status = ANY (ARRAY['none'::text, 'live'::text, 'pending'::text, 'transcribing'::text, 'transcribed'::text, 'no_speech'::text, 'failed'::text])))
+);
+
+--
+-- Name: evidence_participants; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_participants (
+    evidence_id uuid NOT NULL,
+    "position" integer NOT NULL,
+    name text NOT NULL,
+    added_by text NOT NULL,
+    added_at timestamp with time zone NOT NULL,
+    CONSTRAINT evidence_participants_position_check CHECK (("position" >= 1))
+);
+
+--
+-- Name: evidence_slack_sync_cursor; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_slack_sync_cursor (
+    channel_id text NOT NULL,
+    channel_name text NOT NULL,
+    latest_ts text,
+    page_cursor text,
+    page_oldest text,
+    page_newest_ts text,
+    joined_at timestamp with time zone,
+    last_run_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: evidence_speakers; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_speakers (
+    evidence_id uuid NOT NULL,
+    label text NOT NULL,
+    name text NOT NULL,
+    principal_id text,
+    assigned_by text NOT NULL,
+    assigned_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: evidence_utterances; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_utterances (
+    evidence_id uuid NOT NULL,
+    seq integer NOT NULL,
+    speaker text NOT NULL,
+    text text NOT NULL,
+    start_ms integer,
+    origin text DEFAULT 'posted'::text NOT NULL,
+    written_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT evidence_utterances_origin_check CHECK ((origin = ANY (ARRAY['posted'::text, 'live'::text, 'file'::text]))),
+    CONSTRAINT evidence_utterances_seq_check CHECK ((seq >= 1)),
+    CONSTRAINT evidence_utterances_start_ms_check CHECK ((start_ms >= 0))
+);
+
+--
+-- Name: file_uploads; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.file_uploads (
+    id uuid NOT NULL,
+    requested_by text NOT NULL,
+    project_id uuid,
+    purpose text NOT NULL,
+    filename text NOT NULL,
+    content_type text NOT NULL,
+    storage_account text NOT NULL,
+    container text NOT NULL,
+    blob_name text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    renewals integer DEFAULT 0 NOT NULL,
+    document_id text,
+    registered_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT file_uploads_check CHECK (((document_id IS NULL) = (registered_at IS NULL))),
+    CONSTRAINT file_uploads_purpose_check CHECK ((purpose = ANY (ARRAY['file'::text, 'recording'::text, 'live_recording'::text]))),
+    CONSTRAINT file_uploads_renewals_check CHECK ((renewals >= 0))
+);
+
+--
 -- Name: goal_checkins; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -392,6 +567,27 @@ CREATE TABLE workspace.join_requests (
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT join_requests_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'editor'::text, 'owner'::text]))),
     CONSTRAINT join_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'declined'::text])))
+);
+
+--
+-- Name: meeting_bot_occurrences; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.meeting_bot_occurrences (
+    id uuid NOT NULL,
+    series_id text NOT NULL,
+    occurrence_ref text NOT NULL,
+    starts_at timestamp with time zone NOT NULL,
+    meeting_url text NOT NULL,
+    job_name text NOT NULL,
+    state text DEFAULT 'scheduled'::text NOT NULL,
+    suspended boolean,
+    unsuspended_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    failure_reason text,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT meeting_bot_occurrences_state_check CHECK ((state = ANY (ARRAY['scheduled'::text, 'created'::text, 'succeeded'::text, 'failed'::text])))
 );
 
 --
@@ -604,6 +800,27 @@ CREATE TABLE workspace.projects (
     CONSTRAINT projects_checkin_weekday_check CHECK (((checkin_weekday >= 1) AND (checkin_weekday <= 5))),
     CONSTRAINT projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text]))),
     CONSTRAINT projects_workflow_check CHECK ((workflow = ANY (ARRAY['product_development'::text, 'general'::text])))
+);
+
+--
+-- Name: recorder_devices; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.recorder_devices (
+    serial text NOT NULL,
+    person_id text NOT NULL,
+    registered_at timestamp with time zone NOT NULL,
+    CONSTRAINT recorder_devices_serial_check CHECK ((serial ~ '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$'::text))
+);
+
+--
+-- Name: recorder_sign_ins; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.recorder_sign_ins (
+    person_id text NOT NULL,
+    day date NOT NULL,
+    first_at timestamp with time zone NOT NULL
 );
 
 --
@@ -853,6 +1070,27 @@ ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_pkey PRIMARY KEY (id);
 
 --
+-- Name: chat_question_channel_cursor chat_question_channel_cursor_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.chat_question_channel_cursor
+    ADD CONSTRAINT chat_question_channel_cursor_pkey PRIMARY KEY (channel);
+
+--
+-- Name: chat_question_messages chat_question_messages_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.chat_question_messages
+    ADD CONSTRAINT chat_question_messages_pkey PRIMARY KEY (request_id, day);
+
+--
+-- Name: chat_question_replies chat_question_replies_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.chat_question_replies
+    ADD CONSTRAINT chat_question_replies_pkey PRIMARY KEY (channel, ts);
+
+--
 -- Name: context_packs context_packs_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -923,6 +1161,62 @@ ALTER TABLE ONLY workspace.digests
     ADD CONSTRAINT digests_pkey PRIMARY KEY (project_id, principal);
 
 --
+-- Name: evidence_participants evidence_participants_evidence_id_name_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_participants
+    ADD CONSTRAINT evidence_participants_evidence_id_name_key UNIQUE (evidence_id, name);
+
+--
+-- Name: evidence_participants evidence_participants_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_participants
+    ADD CONSTRAINT evidence_participants_pkey PRIMARY KEY (evidence_id, "position");
+
+--
+-- Name: evidence evidence_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence
+    ADD CONSTRAINT evidence_pkey PRIMARY KEY (id);
+
+--
+-- Name: evidence_slack_sync_cursor evidence_slack_sync_cursor_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_slack_sync_cursor
+    ADD CONSTRAINT evidence_slack_sync_cursor_pkey PRIMARY KEY (channel_id);
+
+--
+-- Name: evidence_speakers evidence_speakers_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_speakers
+    ADD CONSTRAINT evidence_speakers_pkey PRIMARY KEY (evidence_id, label);
+
+--
+-- Name: evidence_utterances evidence_utterances_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_utterances
+    ADD CONSTRAINT evidence_utterances_pkey PRIMARY KEY (evidence_id, seq);
+
+--
+-- Name: file_uploads file_uploads_blob_name_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.file_uploads
+    ADD CONSTRAINT file_uploads_blob_name_key UNIQUE (blob_name);
+
+--
+-- Name: file_uploads file_uploads_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.file_uploads
+    ADD CONSTRAINT file_uploads_pkey PRIMARY KEY (id);
+
+--
 -- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -963,6 +1257,27 @@ ALTER TABLE ONLY workspace.idempotency_keys
 
 ALTER TABLE ONLY workspace.join_requests
     ADD CONSTRAINT join_requests_pkey PRIMARY KEY (project_id, principal_id);
+
+--
+-- Name: meeting_bot_occurrences meeting_bot_occurrences_job_name_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.meeting_bot_occurrences
+    ADD CONSTRAINT meeting_bot_occurrences_job_name_key UNIQUE (job_name);
+
+--
+-- Name: meeting_bot_occurrences meeting_bot_occurrences_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.meeting_bot_occurrences
+    ADD CONSTRAINT meeting_bot_occurrences_pkey PRIMARY KEY (id);
+
+--
+-- Name: meeting_bot_occurrences meeting_bot_occurrences_series_id_occurrence_ref_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.meeting_bot_occurrences
+    ADD CONSTRAINT meeting_bot_occurrences_series_id_occurrence_ref_key UNIQUE (series_id, occurrence_ref);
 
 --
 -- Name: notifications notifications_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1047,6 +1362,20 @@ ALTER TABLE ONLY workspace.project_visits
 
 ALTER TABLE ONLY workspace.projects
     ADD CONSTRAINT projects_pkey PRIMARY KEY (id);
+
+--
+-- Name: recorder_devices recorder_devices_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.recorder_devices
+    ADD CONSTRAINT recorder_devices_pkey PRIMARY KEY (serial);
+
+--
+-- Name: recorder_sign_ins recorder_sign_ins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.recorder_sign_ins
+    ADD CONSTRAINT recorder_sign_ins_pkey PRIMARY KEY (person_id, day);
 
 --
 -- Name: redaction_requests redaction_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1175,6 +1504,18 @@ CREATE INDEX cases_project_status ON workspace.cases USING btree (project_id, st
 CREATE INDEX cases_project_subject ON workspace.cases USING btree (project_id, subject_key, created_at, id);
 
 --
+-- Name: chat_question_messages_channel; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX chat_question_messages_channel ON workspace.chat_question_messages USING btree (channel, posted_at DESC);
+
+--
+-- Name: chat_question_messages_thread; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX chat_question_messages_thread ON workspace.chat_question_messages USING btree (channel, ts);
+
+--
 -- Name: conversation_files_list; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -1223,6 +1564,36 @@ CREATE INDEX decisions_project ON workspace.decisions USING btree (project_id, c
 CREATE INDEX digests_line_pending ON workspace.digests USING btree (computed_at) WHERE ((line IS NULL) AND (NOT line_failed) AND (total > 0));
 
 --
+-- Name: evidence_author; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX evidence_author ON workspace.evidence USING btree (author, created_at DESC, id DESC);
+
+--
+-- Name: evidence_created; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX evidence_created ON workspace.evidence USING btree (created_at);
+
+--
+-- Name: evidence_external_ref; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE UNIQUE INDEX evidence_external_ref ON workspace.evidence USING btree (external_ref) WHERE (external_ref IS NOT NULL);
+
+--
+-- Name: evidence_project; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX evidence_project ON workspace.evidence USING btree (project_id, created_at DESC, id DESC) WHERE (project_id IS NOT NULL);
+
+--
+-- Name: file_uploads_requested_by; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX file_uploads_requested_by ON workspace.file_uploads USING btree (requested_by, created_at DESC);
+
+--
 -- Name: goal_checkins_goal; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -1251,6 +1622,12 @@ CREATE INDEX handoffs_receiver ON workspace.handoffs USING btree (receiver, stat
 --
 
 CREATE INDEX idempotency_keys_created ON workspace.idempotency_keys USING btree (created_at);
+
+--
+-- Name: meeting_bot_occurrences_open; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX meeting_bot_occurrences_open ON workspace.meeting_bot_occurrences USING btree (series_id, starts_at) WHERE (state = ANY (ARRAY['scheduled'::text, 'created'::text]));
 
 --
 -- Name: notifications_recipient; Type: INDEX; Schema: workspace; Owner: -
@@ -1287,6 +1664,18 @@ CREATE INDEX presentations_project ON workspace.presentations USING btree (proje
 --
 
 CREATE INDEX project_members_principal ON workspace.project_members USING btree (principal_id, project_id);
+
+--
+-- Name: recorder_devices_person; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX recorder_devices_person ON workspace.recorder_devices USING btree (person_id, registered_at);
+
+--
+-- Name: recorder_sign_ins_first_at; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX recorder_sign_ins_first_at ON workspace.recorder_sign_ins USING btree (first_at);
 
 --
 -- Name: redaction_requests_conversation; Type: INDEX; Schema: workspace; Owner: -
@@ -1403,6 +1792,12 @@ CREATE INDEX unblock_requests_waiting ON workspace.unblock_requests USING btree 
 CREATE TRIGGER conversation_turns_append_only BEFORE DELETE OR UPDATE ON workspace.conversation_turns FOR EACH ROW EXECUTE FUNCTION workspace.conversation_turns_append_only();
 
 --
+-- Name: evidence_utterances evidence_utterances_append_only; Type: TRIGGER; Schema: workspace; Owner: -
+--
+
+CREATE TRIGGER evidence_utterances_append_only BEFORE DELETE OR UPDATE ON workspace.evidence_utterances FOR EACH ROW EXECUTE FUNCTION workspace.evidence_utterances_append_only();
+
+--
 -- Name: goal_checkins goal_checkins_no_truncate; Type: TRIGGER; Schema: workspace; Owner: -
 --
 
@@ -1455,6 +1850,20 @@ ALTER TABLE ONLY workspace.case_amounts
 
 ALTER TABLE ONLY workspace.cases
     ADD CONSTRAINT cases_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: chat_question_messages chat_question_messages_request_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.chat_question_messages
+    ADD CONSTRAINT chat_question_messages_request_id_fkey FOREIGN KEY (request_id) REFERENCES workspace.unblock_requests(id);
+
+--
+-- Name: chat_question_replies chat_question_replies_request_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.chat_question_replies
+    ADD CONSTRAINT chat_question_replies_request_id_fkey FOREIGN KEY (request_id) REFERENCES workspace.unblock_requests(id);
 
 --
 -- Name: context_packs context_packs_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
@@ -1525,6 +1934,41 @@ ALTER TABLE ONLY workspace.decisions
 
 ALTER TABLE ONLY workspace.digests
     ADD CONSTRAINT digests_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: evidence_participants evidence_participants_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_participants
+    ADD CONSTRAINT evidence_participants_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
+
+--
+-- Name: evidence evidence_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence
+    ADD CONSTRAINT evidence_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: evidence_speakers evidence_speakers_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_speakers
+    ADD CONSTRAINT evidence_speakers_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
+
+--
+-- Name: evidence_utterances evidence_utterances_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_utterances
+    ADD CONSTRAINT evidence_utterances_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
+
+--
+-- Name: file_uploads file_uploads_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.file_uploads
+    ADD CONSTRAINT file_uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
 -- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

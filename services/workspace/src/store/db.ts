@@ -84,6 +84,32 @@ export interface Cases {
   verification_method: string | null;
 }
 
+export interface ChatQuestionChannelCursor {
+  channel: string;
+  latest_ts: string;
+  updated_at: Timestamp;
+}
+
+export interface ChatQuestionMessages {
+  channel: string | null;
+  day: string;
+  posted_at: Timestamp;
+  recipient: string;
+  request_id: string;
+  slack_user: string;
+  ts: string | null;
+}
+
+export interface ChatQuestionReplies {
+  channel: string;
+  outcome: string;
+  read_at: Timestamp;
+  request_id: string | null;
+  slack_user: string;
+  ts: string;
+  via: string;
+}
+
 export interface ContextPacks {
   built_at: Timestamp;
   change_seq: number;
@@ -177,6 +203,87 @@ export interface Digests {
   total: number;
 }
 
+export interface Evidence {
+  archived_at: Timestamp | null;
+  author: string;
+  body: string | null;
+  contributes_to_knowledge: Generated<boolean>;
+  created_at: Timestamp;
+  device_serial: string | null;
+  document_id: string | null;
+  ended_at: Timestamp | null;
+  ended_by: string | null;
+  external_ref: string | null;
+  id: string;
+  kind: string;
+  last_seq: Generated<number>;
+  live: Generated<boolean>;
+  live_slices: number | null;
+  project_id: string | null;
+  source: string;
+  title: Generated<string>;
+  transcript_first_seq: Generated<number>;
+  transcription_status: Generated<string>;
+  updated_at: Timestamp;
+}
+
+export interface EvidenceParticipants {
+  added_at: Timestamp;
+  added_by: string;
+  evidence_id: string;
+  name: string;
+  position: number;
+}
+
+export interface EvidenceSlackSyncCursor {
+  channel_id: string;
+  channel_name: string;
+  joined_at: Timestamp | null;
+  last_run_at: Timestamp;
+  latest_ts: string | null;
+  page_cursor: string | null;
+  page_newest_ts: string | null;
+  page_oldest: string | null;
+  updated_at: Timestamp;
+}
+
+export interface EvidenceSpeakers {
+  assigned_at: Timestamp;
+  assigned_by: string;
+  evidence_id: string;
+  label: string;
+  name: string;
+  principal_id: string | null;
+}
+
+export interface EvidenceUtterances {
+  created_at: Timestamp;
+  evidence_id: string;
+  origin: Generated<string>;
+  seq: number;
+  speaker: string;
+  start_ms: number | null;
+  text: string;
+  written_by: string;
+}
+
+export interface FileUploads {
+  blob_name: string;
+  container: string;
+  content_type: string;
+  created_at: Timestamp;
+  document_id: string | null;
+  expires_at: Timestamp;
+  filename: string;
+  id: string;
+  project_id: string | null;
+  purpose: string;
+  registered_at: Timestamp | null;
+  renewals: Generated<number>;
+  requested_by: string;
+  storage_account: string;
+}
+
 export interface GoalCheckins {
   author: string;
   created_at: Timestamp;
@@ -253,6 +360,22 @@ export interface JoinRequests {
   project_id: string;
   role: string | null;
   status: string;
+  updated_at: Timestamp;
+}
+
+export interface MeetingBotOccurrences {
+  created_at: Timestamp;
+  failure_reason: string | null;
+  finished_at: Timestamp | null;
+  id: string;
+  job_name: string;
+  meeting_url: string;
+  occurrence_ref: string;
+  series_id: string;
+  starts_at: Timestamp;
+  state: Generated<string>;
+  suspended: boolean | null;
+  unsuspended_at: Timestamp | null;
   updated_at: Timestamp;
 }
 
@@ -387,6 +510,18 @@ export interface ProjectVisits {
   principal: string;
   project_id: string;
   visited_at: Timestamp;
+}
+
+export interface RecorderDevices {
+  person_id: string;
+  registered_at: Timestamp;
+  serial: string;
+}
+
+export interface RecorderSignIns {
+  day: string;
+  first_at: Timestamp;
+  person_id: string;
 }
 
 export interface RedactionRequests {
@@ -544,6 +679,9 @@ export interface DB {
   agent_sessions: AgentSessions;
   case_amounts: CaseAmounts;
   cases: Cases;
+  chat_question_channel_cursor: ChatQuestionChannelCursor;
+  chat_question_messages: ChatQuestionMessages;
+  chat_question_replies: ChatQuestionReplies;
   context_packs: ContextPacks;
   conversation_files: ConversationFiles;
   conversation_suggestion_resolutions: ConversationSuggestionResolutions;
@@ -552,12 +690,19 @@ export interface DB {
   data_sources: DataSources;
   decisions: Decisions;
   digests: Digests;
+  evidence: Evidence;
+  evidence_participants: EvidenceParticipants;
+  evidence_slack_sync_cursor: EvidenceSlackSyncCursor;
+  evidence_speakers: EvidenceSpeakers;
+  evidence_utterances: EvidenceUtterances;
+  file_uploads: FileUploads;
   goal_checkins: GoalCheckins;
   goals: Goals;
   handoff_receipts: HandoffReceipts;
   handoffs: Handoffs;
   idempotency_keys: IdempotencyKeys;
   join_requests: JoinRequests;
+  meeting_bot_occurrences: MeetingBotOccurrences;
   notifications: Notifications;
   objection_feedback: ObjectionFeedback;
   outbox: Outbox;
@@ -568,6 +713,8 @@ export interface DB {
   project_templates: ProjectTemplates;
   project_visits: ProjectVisits;
   projects: Projects;
+  recorder_devices: RecorderDevices;
+  recorder_sign_ins: RecorderSignIns;
   redaction_requests: RedactionRequests;
   related_actions: RelatedActions;
   saved_outputs: SavedOutputs;
