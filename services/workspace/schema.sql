@@ -107,7 +107,22 @@ CREATE TABLE workspace.agent_sessions (
     heartbeats integer DEFAULT 0 NOT NULL,
     ended_at timestamp with time zone,
     ended_by text,
-    CONSTRAINT agent_sessions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'ended'::text])))
+    CONSTRAINT agent_sessions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'ended'::text, 'expired'::text])))
+);
+
+--
+-- Name: break_glass_grants; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.break_glass_grants (
+    id uuid NOT NULL,
+    person text NOT NULL,
+    granted_by text NOT NULL,
+    reason text NOT NULL,
+    granted_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    expired_at timestamp with time zone,
+    CONSTRAINT break_glass_grants_check CHECK ((expires_at > granted_at))
 );
 
 --
@@ -461,6 +476,37 @@ CREATE TABLE workspace.file_uploads (
 );
 
 --
+-- Name: flow_tool_repositories; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.flow_tool_repositories (
+    full_name text NOT NULL,
+    repo_id bigint NOT NULL,
+    private boolean NOT NULL,
+    archived boolean NOT NULL,
+    default_branch text,
+    pushed_at timestamp with time zone,
+    synced_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: goal_checkin_messages; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.goal_checkin_messages (
+    goal_id uuid NOT NULL,
+    state text NOT NULL,
+    checkin_day date NOT NULL,
+    project_id uuid NOT NULL,
+    lead text NOT NULL,
+    chat_user text NOT NULL,
+    chat_channel text NOT NULL,
+    chat_ts text NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    CONSTRAINT goal_checkin_messages_state_check CHECK ((state = ANY (ARRAY['due'::text, 'overdue'::text])))
+);
+
+--
 -- Name: goal_checkins; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -552,6 +598,19 @@ CREATE TABLE workspace.idempotency_keys (
 );
 
 --
+-- Name: job_notices; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.job_notices (
+    notice_key text NOT NULL,
+    job text NOT NULL,
+    recipient text NOT NULL,
+    subject_id uuid,
+    sent_on date NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: join_requests; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -602,7 +661,8 @@ CREATE TABLE workspace.notifications (
     subject_id uuid,
     actor text,
     created_at timestamp with time zone NOT NULL,
-    read_at timestamp with time zone
+    read_at timestamp with time zone,
+    count integer
 );
 
 --
@@ -675,6 +735,45 @@ CREATE TABLE workspace.output_uploads (
     output_id uuid,
     finalized_at timestamp with time zone,
     CONSTRAINT output_uploads_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9._-]{0,119}$'::text))
+);
+
+--
+-- Name: person_assignments; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.person_assignments (
+    person_id text NOT NULL,
+    assignment_id text NOT NULL,
+    project_id text NOT NULL,
+    role text NOT NULL,
+    last_seen_at timestamp with time zone NOT NULL,
+    retired_at timestamp with time zone
+);
+
+--
+-- Name: person_context_sources; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.person_context_sources (
+    person_id text NOT NULL,
+    source_id text NOT NULL,
+    kind text NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    read_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: person_contexts; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.person_contexts (
+    person_id text NOT NULL,
+    email text,
+    name text,
+    personalization boolean DEFAULT true NOT NULL,
+    first_seen_at timestamp with time zone NOT NULL,
+    refreshed_at timestamp with time zone,
+    nightly_at timestamp with time zone
 );
 
 --
@@ -1056,6 +1155,13 @@ ALTER TABLE ONLY workspace.agent_sessions
     ADD CONSTRAINT agent_sessions_pkey PRIMARY KEY (id);
 
 --
+-- Name: break_glass_grants break_glass_grants_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.break_glass_grants
+    ADD CONSTRAINT break_glass_grants_pkey PRIMARY KEY (id);
+
+--
 -- Name: case_amounts case_amounts_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1217,6 +1323,20 @@ ALTER TABLE ONLY workspace.file_uploads
     ADD CONSTRAINT file_uploads_pkey PRIMARY KEY (id);
 
 --
+-- Name: flow_tool_repositories flow_tool_repositories_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.flow_tool_repositories
+    ADD CONSTRAINT flow_tool_repositories_pkey PRIMARY KEY (full_name);
+
+--
+-- Name: goal_checkin_messages goal_checkin_messages_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkin_messages
+    ADD CONSTRAINT goal_checkin_messages_pkey PRIMARY KEY (goal_id, state, checkin_day);
+
+--
 -- Name: goal_checkins goal_checkins_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1250,6 +1370,13 @@ ALTER TABLE ONLY workspace.handoffs
 
 ALTER TABLE ONLY workspace.idempotency_keys
     ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (key);
+
+--
+-- Name: job_notices job_notices_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.job_notices
+    ADD CONSTRAINT job_notices_pkey PRIMARY KEY (notice_key);
 
 --
 -- Name: join_requests join_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1320,6 +1447,27 @@ ALTER TABLE ONLY workspace.output_uploads
 
 ALTER TABLE ONLY workspace.output_uploads
     ADD CONSTRAINT output_uploads_pkey PRIMARY KEY (id);
+
+--
+-- Name: person_assignments person_assignments_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.person_assignments
+    ADD CONSTRAINT person_assignments_pkey PRIMARY KEY (person_id, assignment_id);
+
+--
+-- Name: person_context_sources person_context_sources_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.person_context_sources
+    ADD CONSTRAINT person_context_sources_pkey PRIMARY KEY (person_id, source_id);
+
+--
+-- Name: person_contexts person_contexts_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.person_contexts
+    ADD CONSTRAINT person_contexts_pkey PRIMARY KEY (person_id);
 
 --
 -- Name: presentation_revisions presentation_revisions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1478,6 +1626,18 @@ CREATE UNIQUE INDEX activity_project_position ON workspace.activity USING btree 
 --
 
 CREATE INDEX agent_sessions_conversation ON workspace.agent_sessions USING btree (conversation_id, started_at DESC);
+
+--
+-- Name: agent_sessions_live; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX agent_sessions_live ON workspace.agent_sessions USING btree (last_heartbeat_at) WHERE (status = 'active'::text);
+
+--
+-- Name: break_glass_grants_live; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX break_glass_grants_live ON workspace.break_glass_grants USING btree (person, expires_at) WHERE (expired_at IS NULL);
 
 --
 -- Name: case_amounts_case; Type: INDEX; Schema: workspace; Owner: -
@@ -1971,6 +2131,20 @@ ALTER TABLE ONLY workspace.file_uploads
     ADD CONSTRAINT file_uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
+-- Name: goal_checkin_messages goal_checkin_messages_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkin_messages
+    ADD CONSTRAINT goal_checkin_messages_goal_id_fkey FOREIGN KEY (goal_id) REFERENCES workspace.goals(id);
+
+--
+-- Name: goal_checkin_messages goal_checkin_messages_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.goal_checkin_messages
+    ADD CONSTRAINT goal_checkin_messages_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
 -- Name: goal_checkins goal_checkins_goal_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -2053,6 +2227,20 @@ ALTER TABLE ONLY workspace.output_uploads
 
 ALTER TABLE ONLY workspace.output_uploads
     ADD CONSTRAINT output_uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: person_assignments person_assignments_person_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.person_assignments
+    ADD CONSTRAINT person_assignments_person_id_fkey FOREIGN KEY (person_id) REFERENCES workspace.person_contexts(person_id);
+
+--
+-- Name: person_context_sources person_context_sources_person_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.person_context_sources
+    ADD CONSTRAINT person_context_sources_person_id_fkey FOREIGN KEY (person_id) REFERENCES workspace.person_contexts(person_id);
 
 --
 -- Name: presentation_revisions presentation_revisions_presentation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -49,6 +49,16 @@ export interface AgentSessions {
   status: string;
 }
 
+export interface BreakGlassGrants {
+  expired_at: Timestamp | null;
+  expires_at: Timestamp;
+  granted_at: Timestamp;
+  granted_by: string;
+  id: string;
+  person: string;
+  reason: string;
+}
+
 export interface CaseAmounts {
   amount: number;
   case_id: string;
@@ -284,6 +294,28 @@ export interface FileUploads {
   storage_account: string;
 }
 
+export interface FlowToolRepositories {
+  archived: boolean;
+  default_branch: string | null;
+  full_name: string;
+  private: boolean;
+  pushed_at: Timestamp | null;
+  repo_id: number;
+  synced_at: Timestamp;
+}
+
+export interface GoalCheckinMessages {
+  chat_channel: string;
+  chat_ts: string;
+  chat_user: string;
+  checkin_day: string;
+  goal_id: string;
+  lead: string;
+  project_id: string;
+  sent_at: Timestamp;
+  state: string;
+}
+
 export interface GoalCheckins {
   author: string;
   created_at: Timestamp;
@@ -351,6 +383,15 @@ export interface IdempotencyKeys {
   status: number;
 }
 
+export interface JobNotices {
+  created_at: Timestamp;
+  job: string;
+  notice_key: string;
+  recipient: string;
+  sent_on: string;
+  subject_id: string | null;
+}
+
 export interface JoinRequests {
   created_at: Timestamp;
   decided_at: Timestamp | null;
@@ -381,6 +422,7 @@ export interface MeetingBotOccurrences {
 
 export interface Notifications {
   actor: string | null;
+  count: number | null;
   created_at: Timestamp;
   id: string;
   kind: string;
@@ -429,6 +471,33 @@ export interface OutputUploads {
   slug: string;
   storage_account: string;
   title: Generated<string>;
+}
+
+export interface PersonAssignments {
+  assignment_id: string;
+  last_seen_at: Timestamp;
+  person_id: string;
+  project_id: string;
+  retired_at: Timestamp | null;
+  role: string;
+}
+
+export interface PersonContexts {
+  email: string | null;
+  first_seen_at: Timestamp;
+  name: string | null;
+  nightly_at: Timestamp | null;
+  person_id: string;
+  personalization: Generated<boolean>;
+  refreshed_at: Timestamp | null;
+}
+
+export interface PersonContextSources {
+  kind: string;
+  person_id: string;
+  read_at: Timestamp;
+  source_id: string;
+  updated_at: Timestamp;
 }
 
 export interface PresentationRevisions {
@@ -677,6 +746,7 @@ export interface DB {
   activity: Activity;
   activity_heads: ActivityHeads;
   agent_sessions: AgentSessions;
+  break_glass_grants: BreakGlassGrants;
   case_amounts: CaseAmounts;
   cases: Cases;
   chat_question_channel_cursor: ChatQuestionChannelCursor;
@@ -696,17 +766,23 @@ export interface DB {
   evidence_speakers: EvidenceSpeakers;
   evidence_utterances: EvidenceUtterances;
   file_uploads: FileUploads;
+  flow_tool_repositories: FlowToolRepositories;
+  goal_checkin_messages: GoalCheckinMessages;
   goal_checkins: GoalCheckins;
   goals: Goals;
   handoff_receipts: HandoffReceipts;
   handoffs: Handoffs;
   idempotency_keys: IdempotencyKeys;
+  job_notices: JobNotices;
   join_requests: JoinRequests;
   meeting_bot_occurrences: MeetingBotOccurrences;
   notifications: Notifications;
   objection_feedback: ObjectionFeedback;
   outbox: Outbox;
   output_uploads: OutputUploads;
+  person_assignments: PersonAssignments;
+  person_context_sources: PersonContextSources;
+  person_contexts: PersonContexts;
   presentation_revisions: PresentationRevisions;
   presentations: Presentations;
   project_members: ProjectMembers;
