@@ -394,6 +394,70 @@ export const events = defineEvents('workspace', {
       actor: Actor,
     }),
   },
+  // Evidence (issue 19; the intelligence service consumes these): ids, kinds, sources, labels and
+  // flags only, never a title, body, utterance text or a participant's or speaker's name.
+  'evidence.deleted': {
+    description: 'An evidence record was deleted (a meeting whose transcript had no lines); derived claims go with it',
+    payload: Type.Object({
+      evidenceId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      kind: Type.String(),
+      source: Type.String(),
+      reason: Type.String({ description: 'Why: no_lines (a transcript with no lines)' }),
+      actor: Actor,
+    }),
+  },
+  'evidence.knowledge_changed': {
+    description: 'An evidence record was withdrawn from, or contributed to, company knowledge',
+    payload: Type.Object({
+      evidenceId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      contributesToKnowledge: Type.Boolean(),
+      actor: Actor,
+    }),
+  },
+  'evidence.speaker_attributed': {
+    description:
+      "An unlabeled speaker of one meeting was named; the claims extracted from that speaker's lines are re-attributed",
+    payload: Type.Object({
+      evidenceId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      label: Type.String({ description: "The speaker's label in the lines (e.g. Speaker 1), never the name given" }),
+      principalId: Type.Union([Id, Type.Null()], { description: 'The person the speaker is, when named by id' }),
+      actor: Actor,
+    }),
+  },
+  'evidence.summary_ready': {
+    description:
+      "A meeting's summary was written (meetings from a video call, phone or recorder turn its next steps into commitment claims)",
+    payload: Type.Object({
+      evidenceId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      kind: Type.String(),
+      source: Type.String(),
+      actor: Actor,
+    }),
+  },
+  'evidence.redaction_recorded': {
+    description: 'A redaction of evidence text was recorded; derived claims are withdrawn at once',
+    payload: Type.Object({
+      evidenceId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      redactionId: Id,
+      actor: Actor,
+    }),
+  },
+  // Files (issue 19; the file domain, read by audit): ids and the upload's purpose only.
+  'file.registered': {
+    description: 'An uploaded file was registered with the documents service (POST /v1/files)',
+    payload: Type.Object({
+      uploadId: Id,
+      documentId: Id,
+      projectId: Type.Union([Id, Type.Null()]),
+      purpose: Type.String({ description: 'file, recording or live_recording' }),
+      actor: Actor,
+    }),
+  },
 });
 
 export type WorkspaceEvent = EventOf<typeof events>;
