@@ -119,6 +119,34 @@ export const ERRORS = defineErrors({
   },
   tied_to_correction_not_allowed: { status: 422, meaning: 'tied_to_correction on an amount that is not collected' },
 
+  // Evidence: notes, meetings, recordings, utterances (issue 19).
+  evidence_not_found: {
+    status: 404,
+    meaning:
+      'No such evidence record, or the caller cannot read it (readers: its author, members of its project, platform admins)',
+  },
+  not_live: { status: 409, meaning: 'Audio slice or end-live when the recording is not live' },
+  not_a_meeting: {
+    status: 409,
+    meaning: 'Utterances, participants and speaker names belong to a meeting, thread or recording, not a note',
+  },
+  not_note_author: { status: 403, meaning: "Only a note's author edits or archives it; the note is unchanged" },
+  end_live_refused: {
+    status: 403,
+    meaning: 'Only a platform admin, or the author while the record has no lines, may end a live record',
+  },
+  invalid_external_ref: {
+    status: 422,
+    meaning:
+      'external_ref or device_serial does not fit the source: recorder:<serial>:<session_id> (device_serial, if sent, ' +
+      'is that serial), phone:<install_id>:<uuidv7> (no device_serial); other sources use neither prefix',
+  },
+  invalid_evidence_text: {
+    status: 422,
+    meaning: 'A note body, utterance line, speaker, participant or speaker name is empty or too long when trimmed',
+  },
+  unknown_speaker: { status: 422, meaning: "speakers/assign names a label none of this meeting's lines has" },
+
   // Handoffs and unblock requests (issue 16).
   handoff_not_found: { status: 404, meaning: 'No such handoff on this project' },
   unblock_request_not_found: { status: 404, meaning: 'No such unblock request on this project' },
