@@ -221,6 +221,17 @@ CREATE TABLE workspace.chat_question_replies (
 );
 
 --
+-- Name: connector_cursors; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.connector_cursors (
+    connector text NOT NULL,
+    cursor jsonb NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT connector_cursors_connector_check CHECK (((char_length(connector) >= 1) AND (char_length(connector) <= 300)))
+);
+
+--
 -- Name: context_packs; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -595,6 +606,27 @@ CREATE TABLE workspace.idempotency_keys (
     status integer NOT NULL,
     response jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: imported_evidence; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.imported_evidence (
+    id uuid NOT NULL,
+    source text NOT NULL,
+    external_id text NOT NULL,
+    version text NOT NULL,
+    document_id text NOT NULL,
+    title text NOT NULL,
+    origin text NOT NULL,
+    url text,
+    contributes_to_knowledge boolean NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    imported_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT imported_evidence_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 500))),
+    CONSTRAINT imported_evidence_source_check CHECK ((source = ANY (ARRAY['github_pull'::text, 'github_issue'::text, 'gmail'::text, 'drive'::text])))
 );
 
 --
@@ -1197,6 +1229,13 @@ ALTER TABLE ONLY workspace.chat_question_replies
     ADD CONSTRAINT chat_question_replies_pkey PRIMARY KEY (channel, ts);
 
 --
+-- Name: connector_cursors connector_cursors_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.connector_cursors
+    ADD CONSTRAINT connector_cursors_pkey PRIMARY KEY (connector);
+
+--
 -- Name: context_packs context_packs_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1370,6 +1409,20 @@ ALTER TABLE ONLY workspace.handoffs
 
 ALTER TABLE ONLY workspace.idempotency_keys
     ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (key);
+
+--
+-- Name: imported_evidence imported_evidence_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.imported_evidence
+    ADD CONSTRAINT imported_evidence_pkey PRIMARY KEY (id);
+
+--
+-- Name: imported_evidence imported_evidence_source_external_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.imported_evidence
+    ADD CONSTRAINT imported_evidence_source_external_id_key UNIQUE (source, external_id);
 
 --
 -- Name: job_notices job_notices_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1782,6 +1835,12 @@ CREATE INDEX handoffs_receiver ON workspace.handoffs USING btree (receiver, stat
 --
 
 CREATE INDEX idempotency_keys_created ON workspace.idempotency_keys USING btree (created_at);
+
+--
+-- Name: imported_evidence_recent; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX imported_evidence_recent ON workspace.imported_evidence USING btree (source, imported_at DESC, id DESC);
 
 --
 -- Name: meeting_bot_occurrences_open; Type: INDEX; Schema: workspace; Owner: -

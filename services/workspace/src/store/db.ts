@@ -120,6 +120,12 @@ export interface ChatQuestionReplies {
   via: string;
 }
 
+export interface ConnectorCursors {
+  connector: string;
+  cursor: Json;
+  updated_at: Timestamp;
+}
+
 export interface ContextPacks {
   built_at: Timestamp;
   change_seq: number;
@@ -381,6 +387,21 @@ export interface IdempotencyKeys {
   request_hash: string;
   response: Json;
   status: number;
+}
+
+export interface ImportedEvidence {
+  contributes_to_knowledge: boolean;
+  document_id: string;
+  external_id: string;
+  id: string;
+  imported_at: Timestamp;
+  occurred_at: Timestamp;
+  origin: string;
+  source: string;
+  title: string;
+  updated_at: Timestamp;
+  url: string | null;
+  version: string;
 }
 
 export interface JobNotices {
@@ -752,6 +773,7 @@ export interface DB {
   chat_question_channel_cursor: ChatQuestionChannelCursor;
   chat_question_messages: ChatQuestionMessages;
   chat_question_replies: ChatQuestionReplies;
+  connector_cursors: ConnectorCursors;
   context_packs: ContextPacks;
   conversation_files: ConversationFiles;
   conversation_suggestion_resolutions: ConversationSuggestionResolutions;
@@ -773,6 +795,7 @@ export interface DB {
   handoff_receipts: HandoffReceipts;
   handoffs: Handoffs;
   idempotency_keys: IdempotencyKeys;
+  imported_evidence: ImportedEvidence;
   job_notices: JobNotices;
   join_requests: JoinRequests;
   meeting_bot_occurrences: MeetingBotOccurrences;
