@@ -70,6 +70,13 @@ export interface FakeKubernetes {
   seed(object: KubeObject): KubeObject;
   /** Changes a stored object as another writer would (defaults, validation, resourceVersion and generation as for a PUT). */
   modify(kind: string, namespace: string | undefined, name: string, change: (object: KubeObject) => void): KubeObject;
+  /**
+   * Writes an object's status as its controller would through the status subresource (the Job
+   * controller's active, failed and conditions; a Pod's phase and container states): a new
+   * resourceVersion, spec and metadata untouched. Controllers do not run here; a test (or a
+   * simulated controller) decides what the status becomes.
+   */
+  setStatus(kind: string, namespace: string | undefined, name: string, status: KubeObject): KubeObject;
   /** Deletes a stored object as another writer would; false when there was none. */
   remove(kind: string, namespace: string | undefined, name: string): boolean;
   /**
@@ -942,6 +949,16 @@ export async function startFakeKubernetes(
       const next = structuredClone(current);
       change(next);
       return structuredClone(update(kind, namespace, name, next));
+    },
+    setStatus(kindName, namespace, name, status) {
+      const kind = kindNamed(kindName);
+      const key = keyOf(kind, namespace, name);
+      const current = store.get(key);
+      if (!current) throw notFound(kind, name);
+      const next = { ...current, status: structuredClone(status), metadata: { ...current.metadata } };
+      next.metadata.resourceVersion = nextVersion();
+      store.set(key, next);
+      return structuredClone(next);
     },
     remove(kindName, namespace, name) {
       return store.delete(keyOf(kindNamed(kindName), namespace, name));
