@@ -24,6 +24,22 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     OUTPUTS_STORAGE_ACCOUNT: str('local'),
     /** The communications service (sharing a presentation goes through it); unset: a share answers 503. */
     COMMUNICATIONS_URL: url(['http:', 'https:']),
+    /** The platform scheduler's token (X-Platform-Scheduler-Token); unset: no /internal/jobs/ route is registered (404). */
+    SCHEDULER_TOKEN: optionalStr(),
+    /** The summarizer release: POST /internal/jobs/meeting-summaries is registered only when on. */
+    SUMMARIZER_RELEASE: flag(false),
+    /** The question-messaging release: POST /internal/jobs/goal-checkin-chat answers 404 until on. */
+    QUESTION_MESSAGING_RELEASE: flag(false),
+    /** Slack's bot token (xoxb-...): the chat system's Web API; unset: chat messages are not sent. */
+    SLACK_BOT_TOKEN: optionalStr(),
+    /** Slack's Web API base address (tests: a local fake). */
+    SLACK_API_URL: str('https://slack.com/api'),
+    /** The GitHub organization flow-tools-sync reads every repository of; unset: the job answers 503. */
+    FLOW_TOOLS_GITHUB_ORG: optionalStr(),
+    /** The recorder partner's API (user tokens, devices); unset: the recorder routes answer 503. */
+    RECORDER_URL: url(['http:', 'https:']),
+    /** The partner credential the recorder API takes as a bearer token; never returned; unset: recorder routes 503. */
+    RECORDER_PARTNER_SECRET: optionalStr(),
   });
 
 export type WorkspaceConfig = ReturnType<typeof workspaceConfig>;
