@@ -26,7 +26,8 @@ export async function launch(
     CONSTRUCTION_VENDORS_SERVICE_TOKEN: env.CONSTRUCTION_VENDORS_SERVICE_TOKEN || auth.VENDORS_SERVICE_TOKEN,
   };
   const pglite = merged.DATABASE_URL ? undefined : openPglite(pgliteDir(dataDir));
-  const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL, { streams: chosen }) : new MemoryBus();
+  // Each service declares its own topics and consumers (its bus topology) as it starts.
+  const bus = merged.BUS_URL ? await NatsBus.connect(merged.BUS_URL) : new MemoryBus();
   const started: Started[] = [];
   for (const name of chosen) {
     const env = withNeighbours(name, merged, started);

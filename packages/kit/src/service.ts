@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type AuthConfig, authenticatorFromConfig } from './auth/auth-config.ts';
 import { type Authenticator, noAuthenticator } from './auth/authenticate.ts';
-import type { Bus } from './bus/bus.ts';
+import type { Bus, BusTopology } from './bus/bus.ts';
 import { MemoryBus } from './bus/memory.ts';
 import { NatsBus } from './bus/nats.ts';
 import { ConfigError, commonConfig, loadConfig } from './config.ts';
@@ -24,6 +24,11 @@ export interface ServiceRuntimeOptions<DB extends KitTables = KitTables> {
   busUrl?: string;
   /** Shared in-process bus of the embedded launcher. */
   bus?: Bus;
+  /**
+   * The service's bus topology (it owns it as the publisher): its domains' topics and their
+   * subscribers' durable consumers. Absent: one topic for the whole service, no consumers.
+   */
+  topology?: BusTopology;
   /**
    * How callers are authenticated: the service's auth settings (authConfig() plus DEV_AUTH).
    * Absent for the identity service, which trusts its own keys and store.
@@ -95,7 +100,9 @@ export async function startRuntime<DB extends KitTables = KitTables>(
     pglite: o.pglite ? await o.pglite : undefined,
   });
   await prepareSchema(database, [...KIT_MIGRATIONS, ...o.migrations], o.migrate);
-  const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl, { streams: [o.service] }) : new MemoryBus());
+  const bus = o.bus ?? (o.busUrl ? await NatsBus.connect(o.busUrl) : new MemoryBus());
+  // Topics and consumers exist before the first publish, so no subscriber misses an event.
+  await bus.declare?.(o.topology ?? { service: o.service });
   const report = o.onBackgroundError ?? backgroundErrorLog(o.service);
   const publisher = new OutboxPublisher(database.db, bus, {
     pollMs: o.outboxPollMs,

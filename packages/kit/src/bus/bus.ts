@@ -23,7 +23,90 @@ export interface Bus {
    * leaves the message unacknowledged, so it comes again.
    */
   subscribe(pattern: string, durable: string, handler: Handler): Promise<() => Promise<void>>;
+  /**
+   * Declares a publisher's topology: its topics (one per domain, and a restricted one beside each)
+   * and a durable consumer per subscriber, with its ack wait. Idempotent; a changed ack wait is
+   * updated in place. A subscriber then subscribes by its consumer's name.
+   */
+  declare?(topology: BusTopology): Promise<void>;
+  /** The consumers the bus holds for declared topologies, as the broker reports them. */
+  describe?(): Promise<ConsumerInfo[]>;
   close(): Promise<void>;
+}
+
+/** The message lock a subscriber holds unless its topology says otherwise: one minute. */
+export const DEFAULT_ACK_WAIT_MS = 60_000;
+
+/** One subscriber of a domain; ackWaitMs is its message lock (default one minute). */
+export interface SubscriberSpec {
+  ackWaitMs?: number;
+}
+
+/**
+ * A publisher's bus topology as data (the publisher owns it). Subjects are
+ * `<service>.<domain>.<event>`; each domain is its own topic, with `restricted.<service>.<domain>.>`
+ * beside it for personal data, and each subscriber a durable consumer named `<domain>_<subscriber>`.
+ * `domains` absent: the whole service is one topic (`<service>.>`) with no declared subscribers.
+ * `reads`: topics of other publishers this service consumes (declared by their publisher; the
+ * consumer and, until the publisher declares it, the topic are created here so nothing is lost).
+ */
+export interface BusTopology {
+  service: string;
+  domains?: Record<string, Record<string, SubscriberSpec>>;
+  reads?: { service: string; domain: string; subscriber: string; ackWaitMs?: number }[];
+}
+
+/** A declared durable consumer: its topic (stream), name, subject filter and message lock. */
+export interface ConsumerInfo {
+  stream: string;
+  name: string;
+  filter: string;
+  ackWaitMs: number;
+}
+
+/** A topic of a topology: its stream name and subjects. */
+export interface TopicInfo {
+  stream: string;
+  subjects: string[];
+}
+
+export const consumerName = (domain: string, subscriber: string) => `${domain}_${subscriber}`;
+export const streamName = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
+
+/** The topics a topology declares: per domain a core and a restricted one (or one pair for the whole service). */
+export function topicsOf(t: BusTopology): TopicInfo[] {
+  const domains = t.domains ? Object.keys(t.domains) : [undefined];
+  const own = domains.flatMap((d) => topicPair(t.service, d));
+  const read = (t.reads ?? []).map((r) => topicPair(r.service, r.domain)[0]);
+  return [...own, ...read];
+}
+
+const topicPair = (service: string, domain?: string): TopicInfo[] => {
+  const base = domain ? `${service}.${domain}` : service;
+  const name = domain ? `${service}_${domain}` : service;
+  return [
+    { stream: streamName(name), subjects: [`${base}.>`] },
+    { stream: streamName(`restricted_${name}`), subjects: [`restricted.${base}.>`] },
+  ];
+};
+
+/** The durable consumers a topology declares, each on its domain's core topic. */
+export function consumersOf(t: BusTopology): ConsumerInfo[] {
+  const own = Object.entries(t.domains ?? {}).flatMap(([domain, subs]) =>
+    Object.entries(subs).map(([sub, spec]) => ({
+      stream: streamName(`${t.service}_${domain}`),
+      name: consumerName(domain, sub),
+      filter: `${t.service}.${domain}.>`,
+      ackWaitMs: spec.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
+    })),
+  );
+  const read = (t.reads ?? []).map((r) => ({
+    stream: streamName(`${r.service}_${r.domain}`),
+    name: consumerName(r.domain, r.subscriber),
+    filter: `${r.service}.${r.domain}.>`,
+    ackWaitMs: r.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
+  }));
+  return [...own, ...read];
 }
 
 export const restrictedSubject = (service: string, type: string) => `restricted.${service}.${type}`;

@@ -1,15 +1,45 @@
 import { ok, type Result } from '../errors.ts';
-import { type Bus, type BusMessage, type Handler, matches } from './bus.ts';
+import {
+  type Bus,
+  type BusMessage,
+  type BusTopology,
+  type ConsumerInfo,
+  consumersOf,
+  type Handler,
+  matches,
+} from './bus.ts';
+
+interface Subscription {
+  pattern: string;
+  handler?: Handler;
+  queue: BusMessage[];
+}
 
 /**
  * The in-process bus of the embedded platform. Delivery is at least once per durable
- * subscriber: a handler that throws gets the message again on the next delivery round.
+ * subscriber: a handler that throws gets the message again on the next delivery round. A declared
+ * consumer (declare) keeps what is published from the moment it is declared, as JetStream does,
+ * so a subscriber starting later misses nothing.
  */
 export class MemoryBus implements Bus {
   /** Everything published, in order: tests read it as the event feed. */
   readonly log: BusMessage[] = [];
-  private readonly subs = new Map<string, { pattern: string; handler: Handler; queue: BusMessage[] }>();
+  /** Subscriptions by subject filter and durable name (two publishers may both name `project_audit`). */
+  private readonly subs = new Map<string, Subscription>();
+  private readonly consumers = new Map<string, ConsumerInfo>();
   private readonly seen = new Set<string>();
+
+  async declare(topology: BusTopology): Promise<void> {
+    for (const c of consumersOf(topology)) {
+      const k = key(c.filter, c.name);
+      this.consumers.set(k, c);
+      if (!this.subs.has(k)) this.subs.set(k, { pattern: c.filter, queue: [] });
+    }
+  }
+
+  async describe(): Promise<ConsumerInfo[]> {
+    return [...this.consumers.values()];
+  }
 
   async publish(messages: BusMessage[]): Promise<Result<void>> {
     for (const m of messages) {
@@ -24,37 +54,66 @@ export class MemoryBus implements Bus {
   }
 
   async subscribe(pattern: string, durable: string, handler: Handler) {
-    const existing = this.subs.get(durable);
-    this.subs.set(durable, { pattern, handler, queue: existing?.queue ?? [] });
+    const k = key(pattern, durable);
+    const existing = this.subs.get(k);
+    this.subs.set(k, { pattern, handler, queue: existing?.queue ?? [] });
     queueMicrotask(() => void this.deliver());
     return async () => {
-      this.subs.delete(durable);
+      // A declared consumer outlives its subscriber (it keeps collecting); others go.
+      if (this.consumers.has(k)) this.subs.set(k, { pattern, queue: this.subs.get(k)?.queue ?? [] });
+      else this.subs.delete(k);
     };
   }
 
   private delivering = false;
+  private again = false;
   private async deliver() {
-    if (this.delivering) return;
+    if (this.delivering) {
+      this.again = true;
+      return;
+    }
     this.delivering = true;
     try {
-      for (const sub of this.subs.values()) {
-        const failed: BusMessage[] = [];
-        while (sub.queue.length) {
-          const m = sub.queue.shift() as BusMessage;
-          try {
-            await sub.handler(m);
-          } catch {
-            failed.push(m);
+      do {
+        this.again = false;
+        for (const sub of this.subs.values()) {
+          if (!sub.handler) continue;
+          const failed: BusMessage[] = [];
+          while (sub.queue.length) {
+            const m = sub.queue.shift() as BusMessage;
+            try {
+              await sub.handler(m);
+            } catch {
+              failed.push(m);
+            }
           }
+          sub.queue.push(...failed);
+          // A failed message is like a nak: delivered again shortly, not only at the next publish.
+          if (failed.length) this.retryLater();
         }
-        sub.queue.push(...failed);
-      }
+      } while (this.again);
     } finally {
       this.delivering = false;
     }
   }
 
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryLater() {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.deliver();
+    }, REDELIVERY_MS);
+    this.retryTimer.unref();
+  }
+
   async close() {
+    clearTimeout(this.retryTimer);
     this.subs.clear();
   }
 }
+
+/** How soon a message whose handler failed comes again. */
+const REDELIVERY_MS = 20;
+
+const key = (filter: string, durable: string) => `${filter}|${durable}`;

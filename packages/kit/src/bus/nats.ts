@@ -1,41 +1,112 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { fail, ok, type Result } from '../errors.ts';
-import type { Bus, BusMessage, Handler } from './bus.ts';
+import {
+  type Bus,
+  type BusMessage,
+  type BusTopology,
+  type ConsumerInfo,
+  consumersOf,
+  DEFAULT_ACK_WAIT_MS,
+  type Handler,
+  topicsOf,
+} from './bus.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+const NS_PER_MS = 1_000_000;
 
 /**
- * NATS JetStream: a stream per domain (`<service>.>`), and a separate stream for the service's
- * restricted subjects (`restricted.<service>.>`), so access to personal data can be granted
- * apart. Each subscriber is a durable consumer whose ack wait is the message lock.
+ * NATS JetStream, its topology declared as data by each publisher (BusTopology): a stream per
+ * domain (`<service>.<domain>.>`) and a restricted stream beside it
+ * (`restricted.<service>.<domain>.>`), so access to personal data can be granted apart; each
+ * subscriber a durable consumer `<domain>_<subscriber>` whose ack wait is its message lock (one
+ * minute unless declared). A service that declares no domains keeps one stream for all its
+ * subjects (`<service>.>`).
  */
 export class NatsBus implements Bus {
+  /** Declared consumers by subject filter and name, so subscribe binds to the declared one. */
+  private readonly declared = new Map<string, ConsumerInfo>();
   private constructor(
     private readonly nc: NatsConnection,
     private readonly ackWaitMs: number,
   ) {}
 
-  static async connect(url: string, opts: { streams: string[]; ackWaitMs?: number }): Promise<NatsBus> {
+  /**
+   * Connects and declares the given topologies. `streams` is shorthand for services declaring no
+   * domains (one stream each); `ackWaitMs` is the lock of consumers no topology declares.
+   */
+  static async connect(
+    url: string,
+    opts: { streams?: string[]; topologies?: BusTopology[]; ackWaitMs?: number } = {},
+  ): Promise<NatsBus> {
     const nc = await connect({ servers: url.replace(/^nats:\/\//, ''), name: 'platform' });
-    const jsm = await jetstreamManager(nc);
-    for (const domain of opts.streams) {
-      for (const [name, subjects] of [
-        [streamName(domain), [`${domain}.>`]],
-        [streamName(`restricted_${domain}`), [`restricted.${domain}.>`]],
-      ] as const) {
-        try {
-          await jsm.streams.info(name);
-        } catch {
-          await jsm.streams.add({ name, subjects: [...subjects] }).catch((e: Error) => {
-            // Two processes creating the same stream at once: the loser just uses it.
-            if (!/already in use|exists/i.test(e.message)) throw e;
-          });
-        }
+    const bus = new NatsBus(nc, opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
+    try {
+      for (const service of opts.streams ?? []) await bus.declare({ service });
+      for (const t of opts.topologies ?? []) await bus.declare(t);
+    } catch (e) {
+      await nc.close();
+      throw e;
+    }
+    return bus;
+  }
+
+  async declare(topology: BusTopology): Promise<void> {
+    const jsm = await jetstreamManager(this.nc);
+    for (const topic of topicsOf(topology)) {
+      try {
+        await jsm.streams.info(topic.stream);
+      } catch {
+        await jsm.streams.add({ name: topic.stream, subjects: topic.subjects }).catch((e: Error) => {
+          // Two processes creating the same stream at once: the loser just uses it.
+          if (/already in use|exists/i.test(e.message)) return;
+          if (/overlap/i.test(e.message)) {
+            throw new Error(
+              `Bus topic ${topic.stream} (${topic.subjects.join(', ')}) overlaps a stream already on the broker ` +
+                `(a stream per service from before domains were declared?): drain and delete that stream, then start again. ${e.message}`,
+            );
+          }
+          throw e;
+        });
       }
     }
-    return new NatsBus(nc, opts.ackWaitMs ?? 30_000);
+    for (const c of consumersOf(topology)) {
+      const config = {
+        durable_name: c.name,
+        filter_subject: c.filter,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: c.ackWaitMs * NS_PER_MS,
+      };
+      const existing = await jsm.consumers.info(c.stream, c.name).catch(() => undefined);
+      if (!existing) {
+        await jsm.consumers.add(c.stream, config).catch((e: Error) => {
+          if (!/already in use|exists/i.test(e.message)) throw e;
+        });
+      } else if (existing.config.ack_wait !== config.ack_wait) {
+        // A changed lock takes effect in place; the consumer keeps its position.
+        await jsm.consumers.update(c.stream, c.name, { ack_wait: config.ack_wait });
+      }
+      this.declared.set(key(c.filter, c.name), c);
+    }
+  }
+
+  async describe(): Promise<ConsumerInfo[]> {
+    const jsm = await jetstreamManager(this.nc);
+    const streams = [...new Set([...this.declared.values()].map((c) => c.stream))];
+    const out: ConsumerInfo[] = [];
+    for (const stream of streams) {
+      for await (const c of jsm.consumers.list(stream)) {
+        out.push({
+          stream,
+          name: c.name,
+          filter: c.config.filter_subject ?? '',
+          ackWaitMs: (c.config.ack_wait ?? 0) / NS_PER_MS,
+        });
+      }
+    }
+    return out;
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void>> {
@@ -50,20 +121,30 @@ export class NatsBus implements Bus {
     }
   }
 
+  /**
+   * Subscribes a declared consumer by its name (its stream and filter come from the topology), or
+   * an undeclared one on the stream holding `pattern`, created with the default lock. The handler
+   * runs while the message is locked: it is acknowledged when the handler returns and
+   * negatively acknowledged (redelivered at once) when it throws.
+   */
   async subscribe(pattern: string, durable: string, handler: Handler) {
     const jsm = await jetstreamManager(this.nc);
-    const stream = await jsm.streams.find(pattern.replace(/\.>$/, '.x'));
-    await jsm.consumers
-      .add(stream, {
-        durable_name: durable,
-        filter_subject: pattern,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: this.ackWaitMs * 1_000_000,
-      })
-      .catch((e: Error) => {
-        if (!/already in use|exists/i.test(e.message)) throw e;
-      });
+    const streamOfPattern = () => jsm.streams.find(pattern.replace(/\.>$/, '.x').replace(/\*/g, 'x'));
+    const declared = this.declared.get(key(pattern, durable));
+    const stream = declared ? declared.stream : await streamOfPattern();
+    if (!declared) {
+      await jsm.consumers
+        .add(stream, {
+          durable_name: durable,
+          filter_subject: pattern,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: this.ackWaitMs * NS_PER_MS,
+        })
+        .catch((e: Error) => {
+          if (!/already in use|exists/i.test(e.message)) throw e;
+        });
+    }
     const consumer = await jetstream(this.nc).consumers.get(stream, durable);
     const messages = await consumer.consume();
     void (async () => {
@@ -87,4 +168,4 @@ export class NatsBus implements Bus {
   }
 }
 
-const streamName = (domain: string) => domain.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
+const key = (filter: string, consumer: string) => `${filter}|${consumer}`;
