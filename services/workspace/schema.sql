@@ -111,6 +111,40 @@ CREATE TABLE workspace.agent_sessions (
 );
 
 --
+-- Name: audit_log; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.audit_log (
+    id bigint NOT NULL,
+    event_id uuid NOT NULL,
+    domain text NOT NULL,
+    event_type text NOT NULL,
+    source text NOT NULL,
+    actor text,
+    project_id uuid,
+    summary text NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    recorded_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: audit_log_id_seq; Type: SEQUENCE; Schema: workspace; Owner: -
+--
+
+CREATE SEQUENCE workspace.audit_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: audit_log_id_seq; Type: SEQUENCE OWNED BY; Schema: workspace; Owner: -
+--
+
+ALTER SEQUENCE workspace.audit_log_id_seq OWNED BY workspace.audit_log.id;
+
+--
 -- Name: break_glass_grants; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -344,8 +378,12 @@ CREATE TABLE workspace.decisions (
     created_at timestamp with time zone NOT NULL,
     approved_by text,
     approved_at timestamp with time zone,
-    CONSTRAINT decisions_check CHECK (((status = 'approved'::text) = ((approved_at IS NOT NULL) AND (approved_by IS NOT NULL)))),
-    CONSTRAINT decisions_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'approved'::text]))),
+    supersedes uuid,
+    superseded_by uuid,
+    archived_at timestamp with time zone,
+    updated_at timestamp with time zone,
+    CONSTRAINT decisions_check CHECK (((status = 'proposed'::text) = ((approved_at IS NULL) AND (approved_by IS NULL)))),
+    CONSTRAINT decisions_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'approved'::text, 'superseded'::text, 'archived'::text]))),
     CONSTRAINT decisions_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
 );
 
@@ -1160,6 +1198,12 @@ CREATE TABLE workspace.unblock_requests (
 );
 
 --
+-- Name: audit_log id; Type: DEFAULT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.audit_log ALTER COLUMN id SET DEFAULT nextval('workspace.audit_log_id_seq'::regclass);
+
+--
 -- Name: outbox id; Type: DEFAULT; Schema: workspace; Owner: -
 --
 
@@ -1185,6 +1229,20 @@ ALTER TABLE ONLY workspace.activity
 
 ALTER TABLE ONLY workspace.agent_sessions
     ADD CONSTRAINT agent_sessions_pkey PRIMARY KEY (id);
+
+--
+-- Name: audit_log audit_log_event_id_key; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.audit_log
+    ADD CONSTRAINT audit_log_event_id_key UNIQUE (event_id);
+
+--
+-- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.audit_log
+    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
 -- Name: break_glass_grants break_glass_grants_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1687,6 +1745,18 @@ CREATE INDEX agent_sessions_conversation ON workspace.agent_sessions USING btree
 CREATE INDEX agent_sessions_live ON workspace.agent_sessions USING btree (last_heartbeat_at) WHERE (status = 'active'::text);
 
 --
+-- Name: audit_log_domain; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX audit_log_domain ON workspace.audit_log USING btree (domain, id);
+
+--
+-- Name: audit_log_occurred; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX audit_log_occurred ON workspace.audit_log USING btree (occurred_at, id);
+
+--
 -- Name: break_glass_grants_live; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -2146,6 +2216,20 @@ ALTER TABLE ONLY workspace.data_sources
 
 ALTER TABLE ONLY workspace.decisions
     ADD CONSTRAINT decisions_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: decisions decisions_superseded_by_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.decisions
+    ADD CONSTRAINT decisions_superseded_by_fkey FOREIGN KEY (superseded_by) REFERENCES workspace.decisions(id);
+
+--
+-- Name: decisions decisions_supersedes_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.decisions
+    ADD CONSTRAINT decisions_supersedes_fkey FOREIGN KEY (supersedes) REFERENCES workspace.decisions(id);
 
 --
 -- Name: digests digests_project_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -49,6 +49,19 @@ export interface AgentSessions {
   status: string;
 }
 
+export interface AuditLog {
+  actor: string | null;
+  domain: string;
+  event_id: string;
+  event_type: string;
+  id: Generated<number>;
+  occurred_at: Timestamp;
+  project_id: string | null;
+  recorded_at: Timestamp;
+  source: string;
+  summary: string;
+}
+
 export interface BreakGlassGrants {
   expired_at: Timestamp | null;
   expires_at: Timestamp;
@@ -197,13 +210,17 @@ export interface DataSources {
 export interface Decisions {
   approved_at: Timestamp | null;
   approved_by: string | null;
+  archived_at: Timestamp | null;
   created_at: Timestamp;
   detail: Generated<string>;
   id: string;
   project_id: string;
   proposed_by: string;
   status: Generated<string>;
+  superseded_by: string | null;
+  supersedes: string | null;
   title: string;
+  updated_at: Timestamp | null;
 }
 
 export interface Digests {
@@ -767,6 +784,7 @@ export interface DB {
   activity: Activity;
   activity_heads: ActivityHeads;
   agent_sessions: AgentSessions;
+  audit_log: AuditLog;
   break_glass_grants: BreakGlassGrants;
   case_amounts: CaseAmounts;
   cases: Cases;
