@@ -62,6 +62,77 @@ export interface Slack {
   lookupByEmail(email: string): Promise<SlackAnswer<SlackUser>>;
 }
 
+/** A conversation as conversations.list and conversations.join show it. */
+export const SlackChannel = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  name: Type.Optional(Type.String()),
+  is_private: Type.Optional(Type.Boolean()),
+  is_archived: Type.Optional(Type.Boolean()),
+  is_member: Type.Optional(Type.Boolean()),
+});
+export type SlackChannel = Static<typeof SlackChannel>;
+
+/** A message as conversations.history and conversations.replies show it. */
+export const SlackMessage = Type.Object({
+  ts: Type.String({ minLength: 1 }),
+  type: Type.Optional(Type.String()),
+  subtype: Type.Optional(Type.String()),
+  user: Type.Optional(Type.String()),
+  bot_id: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String()),
+  thread_ts: Type.Optional(Type.String()),
+  reply_count: Type.Optional(Type.Number()),
+});
+export type SlackMessage = Static<typeof SlackMessage>;
+
+const NextCursor = Type.Optional(Type.Object({ next_cursor: Type.Optional(Type.String()) }));
+const ListResult = Type.Object({
+  ok: Type.Literal(true),
+  channels: Type.Array(SlackChannel),
+  response_metadata: NextCursor,
+});
+const JoinResult = Type.Object({ ok: Type.Literal(true), channel: SlackChannel });
+const MessagesResult = Type.Object({
+  ok: Type.Literal(true),
+  messages: Type.Array(SlackMessage),
+  has_more: Type.Optional(Type.Boolean()),
+  response_metadata: NextCursor,
+});
+
+/** A page of a cursor-paged read: `next` is Slack's next_cursor, undefined at the end. */
+export interface SlackPage<T> {
+  items: T[];
+  next?: string;
+}
+
+export interface HistoryArgs {
+  channel: string;
+  /** Only messages after this ts (exclusive). */
+  oldest?: string;
+  /** Only messages before this ts (exclusive). */
+  latest?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** The reading methods the chat workers use (issue 19, helper E1). */
+export interface SlackReader {
+  /** conversations.list: public channels, and private ones the bot is in when asked. */
+  listChannels(args: { types: string; cursor?: string; limit?: number }): Promise<SlackAnswer<SlackPage<SlackChannel>>>;
+  /** conversations.join: the bot joins a public channel. */
+  joinChannel(channel: string): Promise<SlackAnswer<SlackChannel>>;
+  /** conversations.history: top-level messages, newest first. */
+  history(args: HistoryArgs): Promise<SlackAnswer<SlackPage<SlackMessage>>>;
+  /** conversations.replies: a thread's parent, then its replies oldest first. */
+  replies(args: {
+    channel: string;
+    ts: string;
+    oldest?: string;
+    cursor?: string;
+    limit?: number;
+  }): Promise<SlackAnswer<SlackPage<SlackMessage>>>;
+}
+
 export interface SlackOptions {
   /** SLACK_BOT_TOKEN (xoxb-...). */
   token: string;
@@ -76,8 +147,43 @@ export const DEFAULT_SLACK_API_URL = 'https://slack.com/api';
 export const DEFAULT_SLACK_TIMEOUT_MS = 10_000;
 
 /** Slack's Web API over HTTP. */
-export class HttpSlack implements Slack {
+export class HttpSlack implements Slack, SlackReader {
   constructor(private readonly o: SlackOptions) {}
+
+  async listChannels(args: { types: string; cursor?: string; limit?: number }) {
+    const r = await this.call('conversations.list', { exclude_archived: 'true', ...args }, ListResult, 'form');
+    return r.ok
+      ? {
+          ok: true as const,
+          data: { items: r.data.channels, next: r.data.response_metadata?.next_cursor || undefined },
+        }
+      : r;
+  }
+
+  async joinChannel(channel: string) {
+    const r = await this.call('conversations.join', { channel }, JoinResult);
+    return r.ok ? { ok: true as const, data: r.data.channel } : r;
+  }
+
+  async history(args: HistoryArgs) {
+    const r = await this.call('conversations.history', args, MessagesResult, 'form');
+    return r.ok
+      ? {
+          ok: true as const,
+          data: { items: r.data.messages, next: r.data.response_metadata?.next_cursor || undefined },
+        }
+      : r;
+  }
+
+  async replies(args: { channel: string; ts: string; oldest?: string; cursor?: string; limit?: number }) {
+    const r = await this.call('conversations.replies', args, MessagesResult, 'form');
+    return r.ok
+      ? {
+          ok: true as const,
+          data: { items: r.data.messages, next: r.data.response_metadata?.next_cursor || undefined },
+        }
+      : r;
+  }
 
   async postMessage(message: PostMessage) {
     return this.call('chat.postMessage', message, PostMessageResult);

@@ -5,8 +5,11 @@
  * invalid_auth; an unknown method: unknown_method), and HTTP 429 with Retry-After when a test asks
  * for a rate limit. Tests register users, choose failures and read every call made.
  *
- * Methods: chat.postMessage, users.lookupByEmail. Workers that need more add them here, in
- * `handlers`, answering as Slack documents.
+ * Methods: chat.postMessage, users.lookupByEmail; the chat workers' reading methods
+ * (conversations.list, conversations.join, conversations.history, conversations.replies) answer
+ * from `channels` and `messages` as Slack does: history newest first, top-level messages only,
+ * cursor paged; replies the parent then its replies oldest first; not_in_channel where the bot is
+ * not a member. Workers that need more add them here, in `handlers`, answering as Slack documents.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +27,17 @@ export interface FakeSlackMessage {
   text: string;
   thread_ts?: string;
   blocks?: unknown[];
+  /** Who wrote it; absent: the bot (chat.postMessage). */
+  user?: string;
+}
+
+export interface FakeSlackChannel {
+  id: string;
+  name: string;
+  is_private: boolean;
+  is_archived: boolean;
+  /** Whether the bot is a member (conversations.join makes it one). */
+  is_member: boolean;
 }
 
 export interface FakeSlackUser {
@@ -57,6 +71,11 @@ export interface FakeSlack {
   failChannels: Set<string>;
   /** More methods (a worker's), answering like Slack. */
   handlers: Record<string, Handler>;
+  /** Channels of the workspace (conversations.*), in creation order. */
+  channels: FakeSlackChannel[];
+  addChannel(c: Partial<FakeSlackChannel> & { name: string }): FakeSlackChannel;
+  /** A person writes in a channel (a DM channel is `D` + the user id without its `U`); returns the message. */
+  say(channel: string, user: string, text: string, opts?: { thread_ts?: string; ts?: string }): FakeSlackMessage;
   close(): Promise<void>;
 }
 
@@ -76,6 +95,98 @@ const userView = (u: FakeSlackUser) => ({
   is_bot: u.is_bot ?? false,
   profile: { email: u.email, real_name: u.real_name ?? u.name, display_name: u.name },
 });
+
+const asMessage = (m: FakeSlackMessage, all: FakeSlackMessage[]) => {
+  const replies = all.filter((r) => r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts);
+  return {
+    type: 'message',
+    ...(m.user ? { user: m.user } : { user: 'UBOTFAKE', bot_id: 'BFAKE' }),
+    text: m.text,
+    ts: m.ts,
+    ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+    ...(replies.length > 0 ? { thread_ts: m.ts, reply_count: replies.length } : {}),
+  };
+};
+const tsNum = (ts: unknown) => (typeof ts === 'string' && ts !== '' ? Number(ts) : undefined);
+/** A page of `items` from the opaque cursor (an offset here), and the next cursor ('' at the end). */
+const page = <T>(items: T[], args: Record<string, unknown>, max: number) => {
+  const offset =
+    typeof args.cursor === 'string' && args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString()) : 0;
+  const limit = Math.min(Number(args.limit ?? 100) || 100, max);
+  const slice = items.slice(offset, offset + limit);
+  const more = offset + limit < items.length;
+  return { slice, more, next: more ? Buffer.from(String(offset + limit)).toString('base64') : '' };
+};
+const channelFor = (fake: FakeSlack, id: unknown) => {
+  if (typeof id !== 'string' || !id) return undefined;
+  if (id.startsWith('D')) return { id, name: id, is_private: true, is_archived: false, is_member: true, is_im: true };
+  return fake.channels.find((c) => c.id === id);
+};
+
+const READERS: Record<string, Handler> = {
+  'conversations.list': (fake, args) => {
+    const types = String(args.types ?? 'public_channel').split(',');
+    const listed = fake.channels.filter(
+      (c) =>
+        (c.is_private ? types.includes('private_channel') && c.is_member : types.includes('public_channel')) &&
+        !(String(args.exclude_archived) === 'true' && c.is_archived),
+    );
+    const p = page(listed, args, 1000);
+    return {
+      ok: true,
+      channels: p.slice.map((c) => ({ ...c, is_channel: !c.is_private, is_group: false, is_im: false })),
+      response_metadata: { next_cursor: p.next },
+    };
+  },
+  'conversations.join': (fake, args) => {
+    const c = fake.channels.find((x) => x.id === args.channel);
+    if (!c) return { ok: false, error: 'channel_not_found' };
+    if (c.is_archived) return { ok: false, error: 'is_archived' };
+    if (c.is_private) return { ok: false, error: 'method_not_supported_for_channel_type' };
+    const already = c.is_member;
+    c.is_member = true;
+    return { ok: true, channel: { ...c }, ...(already ? { warning: 'already_in_channel' } : {}) };
+  },
+  'conversations.history': (fake, args) => {
+    const c = channelFor(fake, args.channel);
+    if (!c) return { ok: false, error: 'channel_not_found' };
+    if (!c.is_member) return { ok: false, error: 'not_in_channel' };
+    const oldest = tsNum(args.oldest);
+    const latest = tsNum(args.latest);
+    const inclusive = String(args.inclusive) === 'true';
+    const top = fake.messages
+      .filter((m) => m.channel === c.id && (!m.thread_ts || m.thread_ts === m.ts))
+      .filter((m) => oldest === undefined || (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest))
+      .filter((m) => latest === undefined || (inclusive ? Number(m.ts) <= latest : Number(m.ts) < latest))
+      .sort((a, b) => Number(b.ts) - Number(a.ts));
+    const p = page(top, args, 999);
+    return {
+      ok: true,
+      messages: p.slice.map((m) => asMessage(m, fake.messages)),
+      has_more: p.more,
+      response_metadata: { next_cursor: p.next },
+    };
+  },
+  'conversations.replies': (fake, args) => {
+    const c = channelFor(fake, args.channel);
+    if (!c) return { ok: false, error: 'channel_not_found' };
+    if (!c.is_member) return { ok: false, error: 'not_in_channel' };
+    const parent = fake.messages.find((m) => m.channel === c.id && m.ts === args.ts);
+    if (!parent) return { ok: false, error: 'thread_not_found' };
+    const oldest = tsNum(args.oldest);
+    const replies = fake.messages
+      .filter((m) => m.channel === c.id && m.thread_ts === parent.ts && m.ts !== parent.ts)
+      .filter((m) => oldest === undefined || Number(m.ts) > oldest)
+      .sort((a, b) => Number(a.ts) - Number(b.ts));
+    const p = page([parent, ...replies], args, 1000);
+    return {
+      ok: true,
+      messages: p.slice.map((m) => asMessage(m, fake.messages)),
+      has_more: p.more,
+      response_metadata: { next_cursor: p.next },
+    };
+  },
+};
 
 const BUILT_IN: Record<string, Handler> = {
   'chat.postMessage': (fake, args) => {
@@ -131,6 +242,29 @@ export async function startFakeSlack(o: { token?: string } = {}): Promise<FakeSl
     ratelimit: {},
     failChannels: new Set(),
     handlers: {},
+    channels: [],
+    addChannel(c) {
+      const channel: FakeSlackChannel = {
+        id: c.id ?? `C${String(fake.channels.length + 1).padStart(8, '0')}`,
+        is_private: false,
+        is_archived: false,
+        is_member: false,
+        ...c,
+      };
+      fake.channels.push(channel);
+      return channel;
+    },
+    say(channel, user, text, opts = {}) {
+      const m: FakeSlackMessage = {
+        channel,
+        ts: opts.ts ?? nextTs(),
+        text,
+        user,
+        ...(opts.thread_ts ? { thread_ts: opts.thread_ts } : {}),
+      };
+      fake.messages.push(m);
+      return m;
+    },
     addUser(u) {
       const user: FakeSlackUser = {
         id: u.id ?? `U${String(fake.users.length + 1).padStart(8, '0')}`,
@@ -169,7 +303,7 @@ export async function startFakeSlack(o: { token?: string } = {}): Promise<FakeSl
     if (wait !== undefined) return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(wait) });
     const error = fake.fail[method];
     if (error) return send(200, { ok: false, error });
-    const handler = fake.handlers[method] ?? BUILT_IN[method];
+    const handler = fake.handlers[method] ?? BUILT_IN[method] ?? READERS[method];
     if (!handler) return send(200, { ok: false, error: 'unknown_method' });
     return send(200, handler(fake, args));
   });
