@@ -51,7 +51,7 @@ export function chatBody(stream: boolean): string {
   });
 }
 
-export type TargetName = 'direct' | 'relay' | 'portkey';
+export type TargetName = 'direct' | 'relay' | 'portkey' | 'bare';
 
 /** One way to reach the fake provider's chat completions: the server, path and headers. */
 export interface Target {

@@ -26,18 +26,20 @@ import { formatProfile, type ProfileSummary, summarizeProfile } from './profile.
 /**
  * The broker benchmark: `npm run bench -w services/broker`.
  *
- * One fake provider (the relay tests' fake, in its own process) is called three ways: directly,
+ * One fake provider (the relay tests' fake, in its own process) is called four ways: directly,
  * through the broker relay (POST /v1/relay/chat/completions; the real app in its own process on
- * in-memory PGlite or PostgreSQL, production log level) and through Portkey's gateway (@portkey-ai/gateway, in
- * its own process) as a peer. For plain and streamed chat completions (stream_options.include_usage):
+ * in-memory PGlite or PostgreSQL, production log level), through a bare `node:http` + `undici`
+ * pass-through in its own process (bench/bare-relay-process.ts: the floor of any relay on this
+ * machine, issue 22.4) and through Portkey's gateway (@portkey-ai/gateway, in its own process) as a peer. For plain and streamed chat completions (stream_options.include_usage):
  *
  * 1. Latency: a keep-alive client making one call at a time, timed with performance.now(); rounds
  *    alternate direct, relay, Portkey; the added latency of a round is its p50 (p99) minus the
  *    direct p50 (p99) of that round, and the figure is the median over rounds.
- *    Goals: relay added p50 < 1 ms, added p99 < 5 ms.
+ *    Goals (issue 22): relay added p50 < 0.5 ms, added p99 < 2.5 ms.
  * 2. Throughput: a closed loop of N concurrent keep-alive connections (undici Pool) for a fixed
  *    time, rounds alternating the same way; CPU per call of each server process from /proc.
- *    Goal: relay calls per second >= Portkey's (the median over rounds of their ratio >= 1).
+ *    Goals (issue 22): relay calls per second >= 5 x Portkey's and >= 0.7 x the bare relay's (the
+ *    median over rounds of each ratio).
  *
  * Checks: the relay answers the same bytes as the provider, and writes one usage row per call.
  *
@@ -74,9 +76,10 @@ const DATABASE = process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'pglit
 if (DATABASE === 'postgres' && !process.env.DATABASE_URL) throw new Error('BENCH_DATABASE=postgres needs DATABASE_URL');
 const WITH_PORTKEY = process.env.BENCH_PORTKEY !== '0';
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const GOAL_ADDED_P50_MS = 1;
-const GOAL_ADDED_P99_MS = 5;
-const GOAL_THROUGHPUT_RATIO = 1;
+const GOAL_ADDED_P50_MS = 0.5;
+const GOAL_ADDED_P99_MS = 2.5;
+const GOAL_THROUGHPUT_RATIO = 5;
+const GOAL_BARE_RATIO = 0.7;
 
 // The relay on PostgreSQL writes its own results file: the default run's stays as it is.
 const run = new BenchRun(DATABASE === 'postgres' ? 'broker-postgres' : 'broker');
@@ -115,6 +118,12 @@ const relay = await tsChild<{ url: string }>('relay', './relay-process.ts', [
   DATABASE,
 ]);
 children.push(relay);
+const bare = await tsChild<{ url: string }>('bare relay', './bare-relay-process.ts', [
+  fake.ready.baseUrl,
+  PROVIDER_KEY,
+  String(CONNECTIONS),
+]);
+children.push(bare);
 let portkey: Child<{ port: number }> | undefined;
 let portkeyNote = 'left out (BENCH_PORTKEY=0)';
 if (WITH_PORTKEY) {
@@ -131,7 +140,7 @@ if (WITH_PORTKEY) {
   }
 }
 log(
-  `fake provider ${fake.ready.baseUrl} (pid ${fake.pid}), relay ${relay.ready.url} (pid ${relay.pid}), portkey ${portkeyNote}${portkey ? ` (pid ${portkey.pid})` : ''}`,
+  `fake provider ${fake.ready.baseUrl} (pid ${fake.pid}), relay ${relay.ready.url} (pid ${relay.pid}), bare relay ${bare.ready.url} (pid ${bare.pid}), portkey ${portkeyNote}${portkey ? ` (pid ${portkey.pid})` : ''}`,
 );
 
 const bearer = { authorization: `Bearer ${PROVIDER_KEY}` };
@@ -150,6 +159,7 @@ const targets: Target[] = [
     headers: { 'x-dev-principal': BENCH_CALLER },
     pid: relay.pid,
   },
+  { name: 'bare', origin: bare.ready.url, path: '/v1/relay/chat/completions', headers: {}, pid: bare.pid },
 ];
 if (portkey) {
   targets.push({
@@ -253,6 +263,7 @@ interface ThroughputFigures {
   client_cpu_us_per_call: Record<string, number>;
   relay_to_portkey?: number;
   relay_to_direct: number;
+  relay_to_bare: number;
 }
 
 async function throughput(kind: Kind): Promise<ThroughputFigures> {
@@ -284,6 +295,7 @@ async function throughput(kind: Kind): Promise<ThroughputFigures> {
     server_cpu_us_per_call: {},
     client_cpu_us_per_call: {},
     relay_to_direct: ratio('relay', 'direct'),
+    relay_to_bare: ratio('relay', 'bare'),
     ...(portkey ? { relay_to_portkey: ratio('relay', 'portkey') } : {}),
   };
   for (const n of names) {
@@ -355,7 +367,8 @@ log('closing: the relay flushes its usage rows');
 for (const d of [...single.values(), ...pools.values()]) await d.close();
 const { usage_rows: usageRows } = await relay.ask<{ usage_rows: number }>({ type: 'stop' });
 fake.process.send('stop');
-await Promise.all([relay.exited, fake.exited]);
+bare.process.send('stop');
+await Promise.all([relay.exited, fake.exited, bare.exited]);
 stopAll();
 checks.relay_calls = relayCalls;
 checks.usage_rows_written = usageRows;
@@ -410,11 +423,20 @@ for (const kind of KINDS) {
       'relay / portkey throughput',
       String(t.relay_to_portkey),
       `>= ${GOAL_THROUGHPUT_RATIO}`,
-      verdict(`${kind} throughput >= portkey`, (t.relay_to_portkey as number) >= GOAL_THROUGHPUT_RATIO),
+      verdict(
+        `${kind} throughput >= ${GOAL_THROUGHPUT_RATIO} x portkey`,
+        (t.relay_to_portkey as number) >= GOAL_THROUGHPUT_RATIO,
+      ),
     );
   } else {
     row('relay / portkey throughput', '-', `>= ${GOAL_THROUGHPUT_RATIO}`, `not measured: Portkey ${portkeyNote}`);
   }
+  row(
+    'relay / bare relay throughput',
+    String(t.relay_to_bare),
+    `>= ${GOAL_BARE_RATIO}`,
+    verdict(`${kind} throughput >= ${GOAL_BARE_RATIO} x bare relay`, t.relay_to_bare >= GOAL_BARE_RATIO),
+  );
   row('relay / direct throughput', String(t.relay_to_direct));
 }
 run.section('checks');
@@ -449,6 +471,7 @@ run.finish(
       added_p50_ms_below: GOAL_ADDED_P50_MS,
       added_p99_ms_below: GOAL_ADDED_P99_MS,
       relay_to_portkey_throughput_at_least: GOAL_THROUGHPUT_RATIO,
+      relay_to_bare_throughput_at_least: GOAL_BARE_RATIO,
     },
     checks,
     ...figures,
