@@ -141,6 +141,7 @@ describe('15.4 broker: declared routes', () => {
       'POST /v1/relay/chat/completions',
       'POST /v1/relay/responses',
       'POST /v1/relay/speech',
+      'POST /v1/relay/audio/transcriptions',
     ]);
     expect(RELAY_ROUTES.filter(isCommandRoute)).toEqual([]);
   });

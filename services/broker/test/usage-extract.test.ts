@@ -25,6 +25,7 @@ const PATHS: Record<Api, string> = {
   responses: '/responses',
   messages: '/messages',
   speech: '/audio/speech',
+  transcription: '/audio/transcriptions',
 };
 
 async function reply(api: Api, body: object): Promise<Buffer> {

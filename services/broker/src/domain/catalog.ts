@@ -5,12 +5,13 @@
  */
 
 /** The wire protocols a provider speaks; each relay route needs one. */
-export type Api = 'chat' | 'responses' | 'messages' | 'speech';
+export type Api = 'chat' | 'responses' | 'messages' | 'speech' | 'transcription';
 export const API_PATHS: Record<Api, string> = {
   chat: '/chat/completions',
   responses: '/responses',
   messages: '/messages',
   speech: '/audio/speech',
+  transcription: '/audio/transcriptions',
 };
 
 /** openai: Bearer key, OpenAI wire formats; anthropic: x-api-key and the messages format. */
@@ -29,7 +30,10 @@ export interface CatalogProvider {
   base_url_env?: string;
 }
 
-/** Prices in micro-dollars per million tokens (per million characters for speech). */
+/**
+ * Prices in micro-dollars per million tokens (per million characters for speech, per million
+ * seconds of audio for transcription: `input` only).
+ */
 export interface Prices {
   input: number;
   output: number;
@@ -49,7 +53,16 @@ export interface CatalogModel {
   tier?: Tier;
   /** Whether routing may send requests to this model. */
   routing_enabled?: boolean;
+  /**
+   * transcription: a transcription model, offered on POST /v1/relay/audio/transcriptions only.
+   * Absent: the model serves its provider's text APIs (chat, responses, messages).
+   */
+  api?: 'transcription';
 }
+
+/** Whether `m` is offered over `api`: transcription models there only, the others never there. */
+export const servesApi = (m: CatalogModel, api: Api): boolean =>
+  m.api === 'transcription' ? api === 'transcription' : api !== 'transcription';
 
 export const TIERS = ['light', 'standard', 'heavy'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -78,7 +91,7 @@ export const BUILT_IN_CATALOG: Catalog = {
       id: 'openai',
       name: 'OpenAI',
       kind: 'openai',
-      apis: ['chat', 'responses'],
+      apis: ['chat', 'responses', 'transcription'],
       base_url: 'https://api.openai.com/v1',
       base_url_env: 'OPENAI_BASE_URL',
       key_env: 'OPENAI_API_KEY',
@@ -199,6 +212,26 @@ export const BUILT_IN_CATALOG: Catalog = {
       max_output_tokens: 0,
       prices: price(15, 0, 0),
     },
+    // Transcription (POST /v1/relay/audio/transcriptions): priced per second of audio, as listed
+    // per minute (whisper-1 and gpt-4o-transcribe USD 0.006, the mini 0.003).
+    ...(
+      [
+        ['whisper-1', 'Whisper', 100],
+        ['gpt-4o-transcribe', 'GPT-4o Transcribe', 100],
+        ['gpt-4o-mini-transcribe', 'GPT-4o mini Transcribe', 50],
+        ['gpt-4o-transcribe-diarize', 'GPT-4o Transcribe with speakers', 100],
+      ] as const
+    ).map(
+      ([wire_id, name, perMillionSeconds]): CatalogModel => ({
+        provider: 'openai',
+        wire_id,
+        name,
+        context_window: 0,
+        max_output_tokens: 0,
+        prices: price(perMillionSeconds, 0, 0),
+        api: 'transcription',
+      }),
+    ),
   ],
   speech: { provider: 'speech', model: 'tts-1', voice: 'alloy', max_input_chars: 4_096 },
 };
@@ -210,7 +243,10 @@ export const findModel = (c: Catalog, provider: string, wireId: string) =>
 
 /** The providers that offer `wireId` over `api`. */
 export const providersOffering = (c: Catalog, wireId: string, api: Api): CatalogProvider[] =>
-  c.providers.filter((p) => p.apis.includes(api) && c.models.some((m) => m.provider === p.id && m.wire_id === wireId));
+  c.providers.filter(
+    (p) =>
+      p.apis.includes(api) && c.models.some((m) => m.provider === p.id && m.wire_id === wireId && servesApi(m, api)),
+  );
 
 export interface TokenCounts {
   input_tokens: number;

@@ -22,7 +22,17 @@ import type { RouteDeps } from '../routes/deps.ts';
 import type { UsageRecord } from '../store/usage-writes.ts';
 import type { Actor, CompletedCall, RouteDecision } from './ports.ts';
 import { replyEnd } from './reply-end.ts';
-import { conversationHeaders, forwardBody, type Json, modelRequest, readBody, speechBody } from './request.ts';
+import {
+  conversationHeaders,
+  forwardBody,
+  forwardForm,
+  type Json,
+  modelRequest,
+  type RawBody,
+  readBody,
+  readTranscriptionForm,
+  speechBody,
+} from './request.ts';
 import { selectProvider } from './select.ts';
 import {
   CallAbort,
@@ -57,7 +67,17 @@ interface Prepared {
   request: Json;
   /** Speech: the passage's characters (its billed units). */
   speechChars?: number;
+  /** Transcription: the audio file's size (its seconds are estimated from it when the reply names none). */
+  audioBytes?: number;
+  /** The forwarded body's content type when not JSON (a transcription's multipart form). */
+  contentType?: string;
 }
+
+/**
+ * A transcription reply that names no duration (response_format text, srt or vtt) is billed at
+ * this many bytes of audio a second: 32 kbit/s, compressed speech (marked estimated).
+ */
+export const ESTIMATED_AUDIO_BYTES_PER_SECOND = 4_000;
 
 export class Relay {
   private readonly upstreams: Upstreams;
@@ -74,10 +94,15 @@ export class Relay {
 
   /** One call by `principal`, whom the route's guard admitted. */
   async handle(req: FastifyRequest, reply: FastifyReply, api: Api, principal: Principal): Promise<void> {
-    const { raw, json } = readBody(req.body);
-    const conversation = principal.via === 'credential' ? conversationHeaders(req.headers) : undefined;
+    const conversation =
+      principal.via === 'credential' && api !== 'transcription' ? conversationHeaders(req.headers) : undefined;
     const actor: Actor = { fid: principal.id, email: principal.email };
-    const call = api === 'speech' ? await this.prepareSpeech(actor, json) : await this.prepare(api, actor, raw, json);
+    let call: Prepared;
+    if (api === 'transcription') call = await this.prepareTranscription(actor, req);
+    else {
+      const { raw, json } = readBody(req.body);
+      call = api === 'speech' ? await this.prepareSpeech(actor, json) : await this.prepare(api, actor, raw, json);
+    }
 
     const res = reply.raw;
     const abort = new CallAbort();
@@ -92,6 +117,7 @@ export class Relay {
       req.headers,
       this.deps.relay.anthropicVersion,
     );
+    if (call.contentType) headers['content-type'] = call.contentType;
     let upstream: Dispatcher.ResponseData;
     try {
       upstream = await this.upstreams.send(call.upstream, api, headers, call.forward, abort);
@@ -267,6 +293,37 @@ export class Relay {
     };
   }
 
+  /**
+   * Transcription (OpenAI's audio transcriptions, multipart): the provider named, else the one
+   * offering the model (selectProvider, as every relay call); not routed (a recording has no
+   * prompt to grade, and its model decides the reply's shape, e.g. speakers). The form goes as
+   * sent, provider stripped.
+   */
+  private async prepareTranscription(actor: Actor, req: FastifyRequest): Promise<Prepared> {
+    const contentType = req.headers['content-type'];
+    const form = await readTranscriptionForm(req.body, contentType);
+    const selected = selectProvider(this.deps.catalog, 'transcription', form.provider, form.model);
+    const upstream = this.keyed(selected.provider);
+    await this.deps.budgets.check(actor, this.deps.clock());
+    const raw = (req.body as RawBody).bytes;
+    const forward = await forwardForm(raw, contentType as string, form, selected.model.wire_id);
+    const request: Json = { model: form.model };
+    for (const [name, value] of form.form.entries()) if (typeof value === 'string') request[name] = value;
+    return {
+      api: 'transcription',
+      actor,
+      provider: selected.provider,
+      upstream,
+      requested: selected.model,
+      used: selected.model,
+      usedWireId: selected.model.wire_id,
+      forward: forward.body,
+      contentType: forward.contentType,
+      request,
+      audioBytes: form.fileBytes,
+    };
+  }
+
   /** The provider's endpoint, or 503 when the broker holds no key for it. */
   private keyed(provider: CatalogProvider): Upstream & { key: string } {
     const u = this.byId.get(provider.id);
@@ -318,6 +375,13 @@ export class Relay {
     let estimated = false;
     if (call.speechChars !== undefined) {
       tokens = { input_tokens: call.speechChars, output_tokens: 0, cache_read_tokens: 0 };
+    } else if (call.audioBytes !== undefined) {
+      // Transcription: seconds of audio, as the reply names them, else estimated from the file's size.
+      if (!tokens || cut) {
+        const seconds = Math.max(1, Math.ceil(call.audioBytes / ESTIMATED_AUDIO_BYTES_PER_SECOND));
+        tokens = { input_tokens: seconds, output_tokens: 0, cache_read_tokens: 0 };
+        estimated = true;
+      }
     } else if (!tokens) {
       tokens = estimateTokens(promptChars(call.request), facts.textChars ?? facts.text.length);
       estimated = true;

@@ -34,6 +34,7 @@ const FINAL_LINES: Record<Api, FinalLine[]> = {
   responses: finalLines('event', ['response.completed', 'response.incomplete', 'response.failed']),
   messages: finalLines('event', ['message_stop']),
   speech: [],
+  transcription: [],
 };
 
 export function replyEnd(api: Api, eventStream: boolean): ReplyEnd {

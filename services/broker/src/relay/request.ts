@@ -88,3 +88,68 @@ export function conversationHeaders(headers: Record<string, string | string[] | 
   const knowledge = (Array.isArray(k) ? k[0] : k)?.trim().toLowerCase() !== 'off';
   return { conversationId: id, knowledge };
 }
+
+/** A transcription request as received: its form, the model and provider it names, the file's size. */
+export interface TranscriptionForm {
+  form: FormData;
+  model: string;
+  provider: string | undefined;
+  fileBytes: number;
+}
+
+/**
+ * Reads an OpenAI transcription request (multipart/form-data: file, model, prompt,
+ * response_format, ...). Not multipart or unreadable: 400 malformed_body; no file or no model: 422.
+ */
+export async function readTranscriptionForm(
+  body: unknown,
+  contentType: string | undefined,
+): Promise<TranscriptionForm> {
+  const raw = body instanceof RawBody ? body.bytes : undefined;
+  const notMultipart = () =>
+    unprocessable('validation_failed', 'The body must be multipart/form-data with file and model', 'body');
+  if (!raw || raw.length === 0 || !contentType?.toLowerCase().startsWith('multipart/form-data')) throw notMultipart();
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw notMultipart();
+  }
+  const file = form.get('file');
+  if (!file || typeof file === 'string' || file.size === 0) {
+    throw unprocessable('validation_failed', 'body/file must be the audio file', 'body/file');
+  }
+  const model = form.get('model');
+  const provider = form.get('provider') ?? undefined;
+  if (typeof model !== 'string' || model.length === 0) {
+    throw unprocessable('validation_failed', 'body/model must be a model id', 'body/model');
+  }
+  if (provider !== undefined && typeof provider !== 'string') {
+    throw unprocessable('validation_failed', 'body/provider must be a provider id', 'body/provider');
+  }
+  return { form, model, provider, fileBytes: file.size };
+}
+
+/**
+ * The forwarded transcription body: the original bytes and content type unless provider is
+ * stripped or the model rewritten, then the form encoded afresh (a new boundary).
+ */
+export async function forwardForm(
+  raw: Buffer,
+  contentType: string,
+  t: TranscriptionForm,
+  model: string,
+): Promise<{ body: Buffer; contentType: string }> {
+  if (t.provider === undefined && t.model === model) return { body: raw, contentType };
+  const out = new FormData();
+  for (const [name, value] of t.form.entries()) {
+    if (name === 'provider') continue;
+    if (name === 'model') out.append('model', model);
+    else out.append(name, value);
+  }
+  const encoded = new Response(out);
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+  };
+}

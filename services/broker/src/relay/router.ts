@@ -118,7 +118,7 @@ export class RoutingEngine implements Router {
       rule_id: rule,
       grading_cost_micros: cost,
     });
-    if (req.api === 'speech') return kept();
+    if (req.api === 'speech' || req.api === 'transcription') return kept();
     const api: RoutedApi = req.api;
     const current = this.current(req.now);
     const state = current instanceof Promise ? await current : current;

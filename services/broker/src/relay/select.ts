@@ -7,6 +7,7 @@ import {
   findModel,
   findProvider,
   providersOffering,
+  servesApi,
 } from '../domain/catalog.ts';
 
 export interface Selection {
@@ -23,7 +24,8 @@ export function selectProvider(catalog: Catalog, api: Api, named: string | undef
   if (named !== undefined) {
     const provider = findProvider(catalog, named);
     if (!provider) throw unprocessable('unknown_provider', `Unknown provider ${named}`, 'body/provider');
-    const model = provider.apis.includes(api) ? findModel(catalog, provider.id, wireId) : undefined;
+    const found = provider.apis.includes(api) ? findModel(catalog, provider.id, wireId) : undefined;
+    const model = found && servesApi(found, api) ? found : undefined;
     if (!model) throw unknownModel(`Provider ${named} does not offer ${wireId} on this API`);
     return { provider, model };
   }

@@ -74,6 +74,17 @@ export function factsFromJson(api: Api, json: unknown): ReplyFacts {
       };
     case 'messages':
       return { tokens: u && messagesUsage(u), text: textParts(j.content) };
+    case 'transcription': {
+      // Billed in seconds of audio: usage {type: duration, seconds}, else verbose_json's duration.
+      const seconds = u?.type === 'duration' && typeof u.seconds === 'number' ? u.seconds : j.duration;
+      return {
+        tokens:
+          typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+            ? { input_tokens: Math.max(1, Math.ceil(seconds)), output_tokens: 0, cache_read_tokens: 0 }
+            : undefined,
+        text: typeof j.text === 'string' ? j.text : '',
+      };
+    }
     default:
       return { text: '' };
   }
@@ -121,6 +132,7 @@ const DELTA_KEY: Record<Api, string | null> = {
   responses: '"delta":"',
   messages: '"text":"',
   speech: null,
+  transcription: null,
 };
 
 /** Whether an event's data is a text delta of `api`. */

@@ -11,6 +11,8 @@ import {
   ResponsesRequest,
   SpeechReply,
   SpeechRequest,
+  TranscriptionReply,
+  TranscriptionRequest,
 } from '../schemas/relay.ts';
 import { type RouteDeps, type RouteModule, type Routes, register, route } from './deps.ts';
 
@@ -33,17 +35,28 @@ function relayOf(deps: RouteDeps): Relay {
   return relay;
 }
 
-const relayRoute = (r: { url: string; api: Api; summary: string; body: TSchema; reply: TSchema; headers?: TSchema }) =>
+const relayRoute = (r: {
+  url: string;
+  api: Api;
+  summary: string;
+  body: TSchema;
+  reply: TSchema;
+  headers?: TSchema;
+  description?: string;
+  consumes?: string[];
+}) =>
   route({
     method: 'POST',
     url: r.url,
     action: 'relay',
     tags,
     summary: r.summary,
-    description: DESCRIPTION,
+    description: r.description ? `${r.description} ${DESCRIPTION}` : DESCRIPTION,
     // The schemas document; the relay checks the body itself (it forwards the raw bytes).
     body: r.body,
-    ...(r.headers ? { schema: { headers: r.headers } } : {}),
+    ...(r.headers || r.consumes
+      ? { schema: { ...(r.headers ? { headers: r.headers } : {}), ...(r.consumes ? { consumes: r.consumes } : {}) } }
+      : {}),
     response: r.reply,
     errors: [
       'over_budget',
@@ -100,6 +113,21 @@ export const RELAY_ROUTES: Routes = [
     summary: "MP3 of a short passage in the catalog's fixed model and voice (audio/mpeg)",
     body: SpeechRequest,
     reply: SpeechReply,
+  }),
+  relayRoute({
+    url: '/v1/relay/audio/transcriptions',
+    api: 'transcription',
+    summary:
+      "OpenAI-compatible audio transcription: the multipart form is forwarded and the provider's reply comes back unchanged",
+    description:
+      'multipart/form-data as OpenAI takes it (file, model, prompt, response_format, language, ...; provider picks ' +
+      'the upstream and is stripped). The model is sent as asked (transcription is not routed). Usage is recorded ' +
+      'in seconds of audio (input_tokens of the usage row, priced per million seconds): the duration the reply ' +
+      'names (usage.seconds, or verbose_json duration), else estimated from the file size at 4,000 bytes a second ' +
+      '(marked estimated). No file or model: 422 validation_failed.',
+    consumes: ['multipart/form-data'],
+    body: TranscriptionRequest,
+    reply: TranscriptionReply,
   }),
 ];
 

@@ -7,6 +7,7 @@ const Api = Type.Union([
   Type.Literal('responses'),
   Type.Literal('messages'),
   Type.Literal('speech'),
+  Type.Literal('transcription'),
 ]);
 
 /** A provider as callers see it: never its key nor its address. */

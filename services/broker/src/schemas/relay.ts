@@ -72,3 +72,25 @@ export const SpeechReply = Type.Unsafe<unknown>({
   description: 'The MP3 audio',
   content: { 'audio/mpeg': { schema: Type.String({ format: 'binary' }) } },
 });
+
+export const TranscriptionRequest = Type.Object(
+  {
+    file: Type.String({ format: 'binary', description: 'The audio file' }),
+    model: Type.String({ description: 'A transcription model of the catalog (e.g. whisper-1)' }),
+    provider: Type.Optional(Type.String({ description: 'The catalog provider; stripped before forwarding' })),
+    prompt: Type.Optional(Type.String({ description: 'A hint: names and words to expect' })),
+    response_format: Type.Optional(
+      Type.String({ description: 'json, text, srt, verbose_json, vtt or diarized_json, as the model takes' }),
+    ),
+  },
+  { additionalProperties: true, description: 'An OpenAI transcription form (multipart/form-data), forwarded as sent' },
+);
+
+/** The provider's transcription reply, byte for byte: JSON for the json formats, else text. */
+export const TranscriptionReply = Type.Unsafe<unknown>({
+  description: "The provider's reply bytes, unchanged and not enveloped",
+  content: {
+    'application/json': { schema: Type.Object({}, { additionalProperties: true }) },
+    'text/plain': { schema: Type.String({ description: 'text, srt or vtt' }) },
+  },
+});

@@ -4,6 +4,12 @@
  * request body (ids and `created` come from a hash of it), so a relayed call and a direct call
  * give identical bytes. Used by the relay tests and the bench, so it stays lean.
  *
+ * Transcription (POST /v1/audio/transcriptions, OpenAI's multipart form): the fake "hears" the
+ * audio file's bytes as UTF-8 lines, `speaker: text` or plain text, five seconds each; it answers
+ * json, text, verbose_json (segments with start and end) or diarized_json (segments with speaker
+ * labels A, B, ... in order of first appearance), each with usage {type: duration, seconds}.
+ * Its recorded request's `json` holds the form's text fields and `file: {name, size, text}`.
+ *
  * Test hooks in the request body (forwarded unchanged by the relay):
  *   `fake: { usage?: {input_tokens, output_tokens, cached_tokens}, chunks?, delay_ms?, hang_up_after?, hold_after? }`
  *   (hang_up_after: a stream destroys its connection after that many events, a provider failing mid-reply;
@@ -336,6 +342,74 @@ function speechBytes(json: Record<string, unknown>): Buffer {
   return out;
 }
 
+// ---- Transcription ------------------------------------------------------------------------
+
+/** Seconds of audio the fake hears in each line of the file. */
+export const FAKE_SECONDS_PER_LINE = 5;
+
+interface FormFields {
+  [name: string]: unknown;
+  file?: { name: string; size: number; text: string };
+}
+
+async function formFields(body: Buffer, contentType: string): Promise<FormFields> {
+  const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  const out: FormFields = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') out[name] = value;
+    else
+      out[name] = { name: value.name, size: value.size, text: Buffer.from(await value.arrayBuffer()).toString('utf8') };
+  }
+  return out;
+}
+
+function transcriptionReply(json: FormFields): { contentType: string; body: string } {
+  const lines = (json.file?.text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const m = /^([^:]{1,40}):\s*(.*)$/.exec(l);
+      return m ? { who: m[1] as string, text: m[2] as string } : { who: '', text: l };
+    });
+  const seconds = Math.max(1, lines.length * FAKE_SECONDS_PER_LINE);
+  const text = lines.map((l) => l.text).join(' ');
+  const usage = { type: 'duration', seconds };
+  const format = typeof json.response_format === 'string' ? json.response_format : 'json';
+  if (format === 'text') return { contentType: 'text/plain; charset=utf-8', body: text };
+  if (format === 'verbose_json') {
+    const segments = lines.map((l, i) => ({
+      id: i,
+      start: i * FAKE_SECONDS_PER_LINE,
+      end: (i + 1) * FAKE_SECONDS_PER_LINE,
+      text: l.text,
+    }));
+    return {
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ task: 'transcribe', language: 'english', duration: seconds, text, segments, usage }),
+    };
+  }
+  if (format === 'diarized_json') {
+    const labels = new Map<string, string>();
+    const segments = lines.map((l, i) => {
+      if (!labels.has(l.who)) labels.set(l.who, String.fromCharCode(65 + labels.size));
+      return {
+        type: 'transcript.text.segment',
+        id: `seg_${i}`,
+        start: i * FAKE_SECONDS_PER_LINE,
+        end: (i + 1) * FAKE_SECONDS_PER_LINE,
+        text: l.text,
+        speaker: labels.get(l.who),
+      };
+    });
+    return {
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ task: 'transcribe', duration: seconds, text, segments, usage }),
+    };
+  }
+  return { contentType: JSON_TYPE, body: JSON.stringify({ text, usage }) };
+}
+
 // ---- Server -------------------------------------------------------------------------------
 
 const isAnthropicPath = (path: string) => path.endsWith('/messages');
@@ -407,14 +481,17 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
     next();
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+  // biome-ignore lint/suspicious/noExplicitAny: a provider request of any shape
+  function handle(req: IncomingMessage, res: ServerResponse, body: Buffer, form?: any) {
     const path = req.url ?? '/';
     // biome-ignore lint/suspicious/noExplicitAny: a provider request of any shape
-    let json: any;
-    try {
-      json = body.length ? JSON.parse(body.toString('utf8')) : {};
-    } catch {
-      json = undefined;
+    let json: any = form;
+    if (form === undefined) {
+      try {
+        json = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {
+        json = undefined;
+      }
     }
     if (record) requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body, json });
 
@@ -468,6 +545,15 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
         else send(res, 200, JSON_TYPE, messagesJson(r));
         return;
       }
+      case '/v1/audio/transcriptions': {
+        if (!json.file || typeof json.model !== 'string') {
+          send(res, 400, JSON_TYPE, errorBody(path, 400, 'file and model are required'));
+          return;
+        }
+        const t = transcriptionReply(json);
+        send(res, 200, t.contentType, t.body);
+        return;
+      }
       case '/v1/audio/speech': {
         if (typeof json.input !== 'string' || json.input.length === 0) {
           send(res, 400, JSON_TYPE, errorBody(path, 400, 'input is required'));
@@ -484,7 +570,18 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => handle(req, res, parts.length === 1 ? parts[0] : Buffer.concat(parts)));
+    req.on('end', () => {
+      const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+      const type = req.headers['content-type'] ?? '';
+      if (!type.startsWith('multipart/form-data')) {
+        handle(req, res, body);
+        return;
+      }
+      void formFields(body, type).then(
+        (form) => handle(req, res, body, form),
+        () => send(res, 400, JSON_TYPE, errorBody(req.url ?? '/', 400, 'The multipart body cannot be read')),
+      );
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
