@@ -3,6 +3,7 @@ import type { ModelClient } from './clients/broker.ts';
 import type { Communications } from './clients/communications.ts';
 import type { Documents } from './clients/documents.ts';
 import type { Intelligence } from './clients/intelligence.ts';
+import type { Recorder } from './clients/recorder.ts';
 import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
@@ -27,6 +28,8 @@ export interface WorkspaceDeps {
   documents?: Documents;
   /** The communications service's client (COMMUNICATIONS_URL); absent: sharing a presentation answers 503. */
   communications?: Communications;
+  /** The recorder partner's client (RECORDER_URL and RECORDER_PARTNER_SECRET); absent: recorder tokens and devices answer 503. */
+  recorder?: Recorder;
 }
 
 export async function buildApp(deps: WorkspaceDeps) {
@@ -41,6 +44,7 @@ export async function buildApp(deps: WorkspaceDeps) {
     model: deps.model,
     documents: deps.documents,
     communications: deps.communications,
+    recorder: deps.recorder,
   };
   return createServiceApp({
     service: 'workspace',

@@ -304,5 +304,39 @@ export const ERRORS = defineErrors({
     status: 503,
     meaning: 'The communications service did not take the share (down, failing or off its contract); nothing written',
   },
+
+  // The recorder partner and files through the documents service (issue 19).
+  recorder_not_configured: {
+    status: 503,
+    meaning:
+      'RECORDER_URL or RECORDER_PARTNER_SECRET is unset: recorder tokens and devices are refused; nothing written',
+  },
+  recorder_unavailable: {
+    status: 502,
+    meaning: 'The recorder partner did not answer, failed or refused the partner credential; nothing written',
+  },
+  device_taken: { status: 409, meaning: 'The recorder serial is registered to another person' },
+  invalid_serial: {
+    status: 422,
+    meaning: 'A recorder serial is not 1 to 64 letters, digits, - or _ (starting with a letter or digit)',
+  },
+  invalid_adoption_window: {
+    status: 422,
+    meaning: 'since is not before until, or the adoption window is longer than 366 days',
+  },
+  file_upload_not_found: { status: 404, meaning: 'No such file upload (POST /v1/files/upload-url answers its id)' },
+  not_uploader: {
+    status: 403,
+    meaning: 'Only the principal who asked for the upload URL renews it or registers its file; nothing written',
+  },
+  upload_registered: {
+    status: 409,
+    meaning: 'A document is already recorded against this upload: no new write URL is given',
+  },
+  upload_blocks_expired: {
+    status: 409,
+    meaning:
+      'The upload is more than seven days old: storage has dropped its uncommitted blocks, so it takes no new URL',
+  },
 });
 export type ErrorCode = keyof typeof ERRORS;

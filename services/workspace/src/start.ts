@@ -4,6 +4,7 @@ import { BrokerModelClient } from './clients/broker.ts';
 import { HttpCommunications } from './clients/communications.ts';
 import { HttpDocuments } from './clients/documents.ts';
 import { HttpIntelligence } from './clients/intelligence.ts';
+import { HttpRecorder } from './clients/recorder.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -42,6 +43,10 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     communications: config.COMMUNICATIONS_URL
       ? new HttpCommunications({ baseUrl: config.COMMUNICATIONS_URL, serviceToken: config.SERVICE_TOKEN })
       : undefined,
+    recorder:
+      config.RECORDER_URL && config.RECORDER_PARTNER_SECRET
+        ? new HttpRecorder({ baseUrl: config.RECORDER_URL, partnerSecret: config.RECORDER_PARTNER_SECRET })
+        : undefined,
   });
   // Digest lines and context packs are written off the read paths, here, one run at a time.
   const summaries = new SummaryWriter(runtime.database.db, {

@@ -5,7 +5,8 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 /**
  * The platform's documents service (DOCUMENTS_URL; spec 1, "Documents"), as the two-step output
  * path uses it: a write URL for a new blob, registration of the uploaded blob, and a read URL to
- * hash and scan the bytes. One method per endpoint, each within a bounded time; any failure is an
+ * hash and scan the bytes; the file routes (/v1/files*) sign write URLs with a lifetime and renew
+ * them for the same blob. One method per endpoint, each within a bounded time; any failure is an
  * answer ({ok: false, status, code, message}) that the command turns into its own error.
  */
 
@@ -46,12 +47,22 @@ export type ReadBack =
   | { ok: false; status: number; code: string; message: string };
 
 export interface Documents {
-  /** POST /v1/documents/sas: a write-only URL for a new blob (private). */
-  uploadUrl(filename: string): Promise<DocumentsAnswer<UploadUrl>>;
+  /**
+   * POST /v1/documents/sas: a write-only URL for a new blob (private). `o.ttlSeconds` asks for
+   * that lifetime (absent: the account's default); `o.blobName` signs an earlier, still
+   * unregistered blob again (a renewal: same blob name, new expiry; 409 once registered).
+   */
+  uploadUrl(filename: string, o?: WriteUrlOptions): Promise<DocumentsAnswer<UploadUrl>>;
   /** POST /v1/documents: registers the uploaded blob; the key makes a retried finalize one document. */
   register(r: Registration, idempotencyKey: string): Promise<DocumentsAnswer<RegisteredDocument>>;
   /** GET /v1/documents/{id} and the bytes behind its read URL, hashed; more than maxBytes is 413. */
   readBack(id: string, maxBytes: number): Promise<ReadBack>;
+}
+
+/** How a write URL is signed: its lifetime and, for a renewal, the blob it signs again. */
+export interface WriteUrlOptions {
+  ttlSeconds?: number;
+  blobName?: string;
 }
 
 export interface DocumentsOptions {
@@ -73,11 +84,17 @@ const failure = (status: number, code: string, message: string) => ({ ok: false 
 export class HttpDocuments implements Documents {
   constructor(private readonly o: DocumentsOptions) {}
 
-  uploadUrl(filename: string) {
+  uploadUrl(filename: string, o: WriteUrlOptions = {}) {
     return this.call(
       'POST',
       '/v1/documents/sas',
-      { filename, visibility: 'private', storage_account: this.o.storageAccount },
+      {
+        filename,
+        visibility: 'private',
+        storage_account: this.o.storageAccount,
+        ...(o.ttlSeconds === undefined ? {} : { ttl_seconds: o.ttlSeconds }),
+        ...(o.blobName === undefined ? {} : { blob_name: o.blobName }),
+      },
       UploadUrl,
     );
   }
@@ -130,5 +147,86 @@ export class HttpDocuments implements Documents {
       result,
       headers,
     );
+  }
+}
+
+/**
+ * Evidence the connectors import (issue 19, WS-534): its content is written to the documents
+ * service, never to the workspace's database. `ref` is the one reference that names the item and
+ * its version (ref_type imported_evidence); the workspace keeps only the document id it gets back.
+ */
+export interface EvidenceFile {
+  filename: string;
+  content_type: string;
+  bytes: Buffer;
+  ref: { ref_type: string; ref_id: string; ref_category: string };
+}
+
+export interface EvidenceDocuments {
+  /** GET /v1/documents?ref_type&ref_id&ref_category: the document already holding this item, if any. */
+  findByReference(ref: EvidenceFile['ref']): Promise<DocumentsAnswer<{ id: string } | undefined>>;
+  /**
+   * POST /v1/documents/sas, PUT of the bytes to the write URL (one block blob), POST
+   * /v1/documents with the reference: the new document's id. The key makes a retried register one
+   * document.
+   */
+  writeEvidence(file: EvidenceFile, idempotencyKey: string): Promise<DocumentsAnswer<{ id: string }>>;
+}
+
+const Listed = Type.Array(Type.Object({ id: Type.String() }));
+
+/** EvidenceDocuments over HTTP, beside HttpDocuments and with the same options. */
+export class HttpEvidenceDocuments implements EvidenceDocuments {
+  constructor(private readonly o: DocumentsOptions) {}
+
+  async findByReference(ref: EvidenceFile['ref']) {
+    const q = new URLSearchParams({ ...ref, 'pagination[page]': '1', 'pagination[pageSize]': '1' });
+    const a = await documentsCall(this.opts(), 'GET', `/v1/documents?${q}`, undefined, Listed);
+    return a.ok ? { ok: true as const, data: a.data[0] } : a;
+  }
+
+  async writeEvidence(file: EvidenceFile, idempotencyKey: string) {
+    const sas = await documentsCall(
+      this.opts(),
+      'POST',
+      '/v1/documents/sas',
+      { filename: file.filename, visibility: 'private', storage_account: this.o.storageAccount },
+      UploadUrl,
+    );
+    if (!sas.ok) return sas;
+    try {
+      const put = await (this.o.fetch ?? fetch)(sas.data.sas_url, {
+        method: 'PUT',
+        headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': file.content_type },
+        body: file.bytes,
+        signal: AbortSignal.timeout(this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS),
+      });
+      await put.arrayBuffer();
+      if (!put.ok) return failure(503, 'storage_unavailable', `Blob storage answered HTTP ${put.status}`);
+    } catch (e) {
+      return failure(503, 'storage_unavailable', (e as Error).message);
+    }
+    const registration: Registration = {
+      filename: file.filename,
+      storage_account: sas.data.storage_account,
+      container: sas.data.container,
+      blob_name: sas.data.blob_name,
+      content_type: file.content_type,
+      references: [{ ...file.ref, is_external: false }],
+      metadata: [],
+    };
+    const reg = await documentsCall(
+      this.opts(),
+      'POST',
+      '/v1/documents',
+      { data: { ...registration, visibility: 'private' } },
+      RegisteredDocument,
+      { 'idempotency-key': idempotencyKey },
+    );
+    return reg.ok ? { ok: true as const, data: { id: reg.data.id } } : reg;
+  }
+
+  private opts() {
+    return { ...this.o, timeoutMs: this.o.timeoutMs ?? DEFAULT_DOCUMENTS_TIMEOUT_MS };
   }
 }

@@ -15,6 +15,7 @@ import { outputRoutes } from './outputs.ts';
 import { panelRoutes } from './panels.ts';
 import { presentationRoutes } from './presentations.ts';
 import { projectRoutes } from './projects.ts';
+import { recorderFileRoutes } from './recorder-files.ts';
 import { templateRoutes } from './templates.ts';
 import { turnRoutes } from './turns.ts';
 import { unblockRoutes } from './unblock-requests.ts';
@@ -45,4 +46,5 @@ export const ROUTES: Routes = [
   ...outputRoutes,
   ...panelRoutes,
   ...presentationRoutes,
+  ...recorderFileRoutes,
 ];

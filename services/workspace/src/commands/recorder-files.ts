@@ -1,0 +1,250 @@
+import { AppError, unprocessable, uuidv7 } from '@platform/kit';
+import type { Documents } from '../clients/documents.ts';
+import type { Recorder } from '../clients/recorder.ts';
+import { documentsUnavailable } from '../domain/outputs.ts';
+import {
+  deviceTaken,
+  fileDocumentsNotConfigured,
+  fileUploadNotFound,
+  notUploader,
+  RECORDER_TOKEN_SECONDS,
+  RENEW_BEFORE_MS,
+  recorderNotConfigured,
+  recorderSerial,
+  recorderUnavailable,
+  requireBlocksAlive,
+  type UploadPurpose,
+  uploadRegistered,
+  uploadTtlSeconds,
+  utcDay,
+} from '../domain/recorder-files.ts';
+import type { Device, FileUpload, RecorderToken, UploadUrl, UploadUrlInput } from '../schemas/recorder-files.ts';
+import {
+  type FileUploadRecord,
+  findDevice,
+  findFileUpload,
+  insertDevice,
+  insertFileUpload,
+  recordFileDocument,
+  recordSignIn,
+  renewFileUpload,
+} from '../store/recorder-files.ts';
+import type { CommandCtx } from './context.ts';
+import { projectForWrite } from './project-access.ts';
+
+/**
+ * POST /v1/recorder/user-token: asks the partner for an hour-long user token for the caller
+ * (WS-448) with the partner credential, which never leaves the client (WS-449); the successful
+ * mint records the caller's UTC sign-in day, once a day (WS-450, WS-451). The token is returned
+ * apart (`once`) so the stored command response never holds it.
+ */
+export async function mintRecorderToken(
+  ctx: CommandCtx,
+  recorder: Recorder | undefined,
+): Promise<{ data: Omit<RecorderToken, 'token'>; once: { token: string } }> {
+  if (!recorder) throw recorderNotConfigured();
+  const { trx, principal, now } = ctx;
+  const minted = await recorder.userToken(principal.id, RECORDER_TOKEN_SECONDS);
+  if (!minted.ok) throw recorderUnavailable(minted.status, minted.code);
+  const first = await recordSignIn(trx, principal.id, now);
+  return {
+    data: {
+      token_type: 'Bearer',
+      expires_in: minted.data.expires_in,
+      expires_at: new Date(now.getTime() + minted.data.expires_in * 1000).toISOString(),
+      person_id: principal.id,
+      sign_in_day: utcDay(now),
+      first_sign_in_today: first,
+    },
+    once: { token: minted.data.access_token },
+  };
+}
+
+/**
+ * POST /v1/recorder/devices: registers a recorder serial to the caller (WS-458), bound at the
+ * partner to the caller's partner user. Already theirs: 200 with the registration; another
+ * person's: 409 device_taken. 503 without the recorder settings (WS-459).
+ */
+export async function registerDevice(
+  ctx: CommandCtx,
+  recorder: Recorder | undefined,
+  rawSerial: string,
+): Promise<{ device: Device; created: boolean }> {
+  if (!recorder) throw recorderNotConfigured();
+  const { trx, principal, now } = ctx;
+  const serial = recorderSerial(rawSerial);
+  const held = await findDevice(trx, serial);
+  if (held) {
+    if (held.person_id !== principal.id) throw deviceTaken();
+    return { device: held, created: false };
+  }
+  const bound = await recorder.bindDevice(principal.id, serial);
+  if (!bound.ok) {
+    if (bound.code === 'device_bound_elsewhere') throw deviceTaken();
+    throw recorderUnavailable(bound.status, bound.code);
+  }
+  const device = await insertDevice(trx, serial, principal.id, now);
+  if (device) return { device, created: true };
+  // A concurrent registration of the same serial committed first.
+  const winner = await findDevice(trx, serial);
+  if (!winner || winner.person_id !== principal.id) throw deviceTaken();
+  return { device: winner, created: false };
+}
+
+const fileUpload = (u: FileUploadRecord): FileUpload => ({
+  id: u.id,
+  purpose: u.purpose,
+  project_id: u.project_id,
+  filename: u.filename,
+  content_type: u.content_type,
+  blob_name: u.blob_name,
+  expires_at: u.expires_at,
+  renewals: u.renewals,
+  document_id: u.document_id,
+  registered_at: u.registered_at,
+  created_at: u.created_at,
+});
+
+const withUrl = (u: FileUploadRecord, url: string): UploadUrl => ({
+  ...fileUpload(u),
+  upload_url: url,
+  upload_method: 'PUT',
+  upload_headers: { 'x-ms-blob-type': 'BlockBlob' },
+  renew_at: new Date(new Date(u.expires_at).getTime() - RENEW_BEFORE_MS).toISOString(),
+});
+
+/** The documents service's refusal of a write URL as this route answers it. */
+function urlRefused(r: { status: number; code: string; message: string }): never {
+  if (r.code === 'blob_already_registered') throw uploadRegistered();
+  if (r.status === 422) throw unprocessable('invalid_filename', r.message, 'body/data/filename');
+  throw documentsUnavailable(`${r.code}: ${r.message}`);
+}
+
+/**
+ * POST /v1/files/upload-url: a write URL for a new blob (WS-460), six hours for a live recording
+ * (WS-461), else the documents service's default; the upload is recorded (who, blob, purpose,
+ * expiry). A project's file needs an editor (WS-017); a viewer is 403 and nothing is written or
+ * asked of the documents service (WS-018).
+ */
+export async function startFileUpload(
+  ctx: CommandCtx,
+  documents: Documents | undefined,
+  input: UploadUrlInput,
+): Promise<UploadUrl> {
+  if (!documents) throw fileDocumentsNotConfigured();
+  const { trx, principal, now } = ctx;
+  const purpose: UploadPurpose = input.purpose ?? 'file';
+  if (input.project_id !== undefined) await projectForWrite(ctx, input.project_id, 'editor');
+  const url = await documents.uploadUrl(input.filename, { ttlSeconds: uploadTtlSeconds(purpose) });
+  if (!url.ok) urlRefused(url);
+  const upload = await insertFileUpload(
+    trx,
+    {
+      id: uuidv7(now.getTime()),
+      requested_by: principal.id,
+      project_id: input.project_id ?? null,
+      purpose,
+      filename: input.filename,
+      content_type: input.content_type ?? 'application/octet-stream',
+      storage_account: url.data.storage_account,
+      container: url.data.container,
+      blob_name: url.data.blob_name,
+      expires_at: url.data.sas_expires_at,
+    },
+    now,
+  );
+  return withUrl(upload, url.data.sas_url);
+}
+
+/** The caller's own upload, locked (404 file_upload_not_found; another principal's: 403 not_uploader). */
+async function ownUpload(ctx: CommandCtx, uploadId: string): Promise<FileUploadRecord> {
+  const upload = await findFileUpload(ctx.trx, uploadId, { lock: true });
+  if (!upload) throw fileUploadNotFound();
+  if (upload.requested_by !== ctx.principal.id) throw notUploader();
+  return upload;
+}
+
+/**
+ * POST /v1/files/upload-url/renew: the same blob signed again with a later expiry (WS-462).
+ * Refused for another principal (WS-463), once a document is recorded against the upload
+ * (WS-464), and seven days after the upload began (its uncommitted blocks are gone).
+ */
+export async function renewUpload(
+  ctx: CommandCtx,
+  documents: Documents | undefined,
+  uploadId: string,
+): Promise<UploadUrl> {
+  if (!documents) throw fileDocumentsNotConfigured();
+  const upload = await ownUpload(ctx, uploadId);
+  if (upload.document_id !== null) throw uploadRegistered();
+  requireBlocksAlive(new Date(upload.created_at), ctx.now);
+  if (upload.project_id !== null) await projectForWrite(ctx, upload.project_id, 'editor');
+  const url = await documents.uploadUrl(upload.filename, {
+    ttlSeconds: uploadTtlSeconds(upload.purpose),
+    blobName: upload.blob_name,
+  });
+  if (!url.ok) urlRefused(url);
+  const renewed = await renewFileUpload(ctx.trx, upload.id, new Date(url.data.sas_expires_at));
+  return withUrl(renewed, url.data.sas_url);
+}
+
+/**
+ * POST /v1/files: registers the uploaded blob with the documents service (one document per
+ * upload: the key is the upload's id) and records its document id on the upload (WS-465). A
+ * project's file needs an editor (WS-017, WS-018). Already registered: 200 with the upload.
+ */
+export async function registerFile(
+  ctx: CommandCtx,
+  documents: Documents | undefined,
+  uploadId: string,
+): Promise<{ file: FileUpload; created: boolean }> {
+  if (!documents) throw fileDocumentsNotConfigured();
+  const { trx, principal, now } = ctx;
+  const upload = await ownUpload(ctx, uploadId);
+  if (upload.document_id !== null) return { file: fileUpload(upload), created: false };
+  if (upload.project_id !== null) await projectForWrite(ctx, upload.project_id, 'editor');
+  const registered = await documents.register(
+    {
+      filename: upload.filename,
+      storage_account: upload.storage_account,
+      container: upload.container,
+      blob_name: upload.blob_name,
+      content_type: upload.content_type,
+      references: [
+        upload.project_id === null
+          ? { ref_type: 'person', ref_id: principal.id, ref_category: upload.purpose, is_external: false }
+          : { ref_type: 'project', ref_id: upload.project_id, ref_category: upload.purpose, is_external: false },
+      ],
+      metadata: [
+        { meta_name: 'uploaded_by', meta_value: principal.id },
+        { meta_name: 'purpose', meta_value: upload.purpose },
+      ],
+    },
+    `workspace-file-upload-${upload.id}`,
+  );
+  if (!registered.ok) {
+    if (registered.code === 'blob_not_found') {
+      throw unprocessable('upload_not_received', 'No bytes were uploaded to the upload URL yet', 'body/data/upload_id');
+    }
+    if (registered.status === 413) {
+      throw new AppError(
+        413,
+        'upload_too_large',
+        `The documents service refused the file as too large: ${registered.message}`,
+      );
+    }
+    throw documentsUnavailable(`${registered.code}: ${registered.message}`);
+  }
+  const file = await recordFileDocument(trx, upload.id, registered.data.id, now);
+  await ctx.emit({
+    type: 'file.registered',
+    data: {
+      uploadId: file.id,
+      documentId: registered.data.id,
+      projectId: file.project_id,
+      purpose: file.purpose,
+      actor: principal.id,
+    },
+  });
+  return { file: fileUpload(file), created: true };
+}
