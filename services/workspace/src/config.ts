@@ -1,4 +1,4 @@
-import { authConfig, commonConfig, flag, int, loadConfig, optionalStr, port, str, url } from '@platform/kit';
+import { authConfig, commonConfig, flag, int, loadConfig, oneOf, optionalStr, port, str, url } from '@platform/kit';
 
 export const DEFAULT_PORT = 4104;
 
@@ -34,6 +34,32 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     SLACK_BOT_TOKEN: optionalStr(),
     /** Slack's Web API base address (tests: a local fake). */
     SLACK_API_URL: str('https://slack.com/api'),
+    /** Chat sync: the Slack channels it reads (names or ids, comma-separated); empty: the worker does not run. */
+    CHAT_SYNC_CHANNELS: optionalStr(),
+    /** Chat sync discovery: joined (channels the bot was invited to) or public (it also joins allowlisted public channels). */
+    CHAT_SYNC_DISCOVERY: oneOf(['joined', 'public'] as const, 'joined'),
+    /** Chat sync: channels joined per run at most (public discovery). */
+    CHAT_SYNC_JOIN_CAP: int(5, 0, 1_000),
+    /** Chat sync: messages fetched per run at most, over all channels. */
+    CHAT_SYNC_BUDGET: int(1_000, 1, 1_000_000),
+    /** Chat sync: only messages of the last this many days are read. */
+    CHAT_SYNC_WINDOW_DAYS: int(30, 1, 3_650),
+    /** Chat sync: time between runs. */
+    CHAT_SYNC_INTERVAL_MS: int(900_000, 10_000, 86_400_000),
+    /** Question messaging: time between passes (posting today's messages, reading replies). */
+    QUESTION_MESSAGING_INTERVAL_MS: int(300_000, 10_000, 86_400_000),
+    /** Question messaging: the UTC hour from which each day's direct messages are posted. */
+    QUESTION_MESSAGING_POST_HOUR_UTC: int(13, 0, 23),
+    /** The identity service (a person's email, to find their chat account); unset: question messaging does not run. */
+    IDENTITY_URL: url(['http:', 'https:']),
+    /** The container image of the meeting bot; unset: no meeting-bot Jobs are run. */
+    MEETING_BOT_IMAGE: optionalStr(),
+    /** The Kubernetes namespace meeting-bot Jobs run in (the cluster from the in-cluster or default kubeconfig). */
+    MEETING_BOT_NAMESPACE: str('default'),
+    /** Meeting bots: time between reconciler passes (a watch on the Jobs wakes one sooner); at most 25 s. */
+    MEETING_BOT_RECONCILE_MS: int(10_000, 1_000, 25_000),
+    /** The workspace as the meeting bot reaches it from inside the cluster (passed as WORKSPACE_URL). */
+    MEETING_BOT_WORKSPACE_URL: url(['http:', 'https:']),
     /** The GitHub organization flow-tools-sync reads every repository of; unset: the job answers 503. */
     FLOW_TOOLS_GITHUB_ORG: optionalStr(),
     /** The recorder partner's API (user tokens, devices); unset: the recorder routes answer 503. */
