@@ -441,6 +441,25 @@ CREATE TABLE workspace.evidence (
 );
 
 --
+-- Name: evidence_audio_slices; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_audio_slices (
+    evidence_id uuid NOT NULL,
+    slice_index integer NOT NULL,
+    start_ms integer NOT NULL,
+    byte_size integer NOT NULL,
+    status text NOT NULL,
+    answer jsonb,
+    claimed_at timestamp with time zone NOT NULL,
+    read_at timestamp with time zone,
+    CONSTRAINT evidence_audio_slices_byte_size_check CHECK ((byte_size >= 0)),
+    CONSTRAINT evidence_audio_slices_slice_index_check CHECK ((slice_index >= 0)),
+    CONSTRAINT evidence_audio_slices_start_ms_check CHECK ((start_ms >= 0)),
+    CONSTRAINT evidence_audio_slices_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'read'::text])))
+);
+
+--
 -- Name: evidence_participants; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -993,6 +1012,19 @@ CREATE TABLE workspace.recorder_sign_ins (
 );
 
 --
+-- Name: recording_transcriptions; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.recording_transcriptions (
+    evidence_id uuid NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    claimed_until timestamp with time zone,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT recording_transcriptions_attempts_check CHECK ((attempts >= 0))
+);
+
+--
 -- Name: redaction_requests; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -1364,6 +1396,13 @@ ALTER TABLE ONLY workspace.digests
     ADD CONSTRAINT digests_pkey PRIMARY KEY (project_id, principal);
 
 --
+-- Name: evidence_audio_slices evidence_audio_slices_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_audio_slices
+    ADD CONSTRAINT evidence_audio_slices_pkey PRIMARY KEY (evidence_id, slice_index);
+
+--
 -- Name: evidence_participants evidence_participants_evidence_id_name_key; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -1635,6 +1674,13 @@ ALTER TABLE ONLY workspace.recorder_devices
 
 ALTER TABLE ONLY workspace.recorder_sign_ins
     ADD CONSTRAINT recorder_sign_ins_pkey PRIMARY KEY (person_id, day);
+
+--
+-- Name: recording_transcriptions recording_transcriptions_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.recording_transcriptions
+    ADD CONSTRAINT recording_transcriptions_pkey PRIMARY KEY (evidence_id);
 
 --
 -- Name: redaction_requests redaction_requests_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
@@ -1967,6 +2013,12 @@ CREATE INDEX recorder_devices_person ON workspace.recorder_devices USING btree (
 CREATE INDEX recorder_sign_ins_first_at ON workspace.recorder_sign_ins USING btree (first_at);
 
 --
+-- Name: recording_transcriptions_due; Type: INDEX; Schema: workspace; Owner: -
+--
+
+CREATE INDEX recording_transcriptions_due ON workspace.recording_transcriptions USING btree (claimed_until NULLS FIRST, created_at);
+
+--
 -- Name: redaction_requests_conversation; Type: INDEX; Schema: workspace; Owner: -
 --
 
@@ -2239,6 +2291,13 @@ ALTER TABLE ONLY workspace.digests
     ADD CONSTRAINT digests_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
 
 --
+-- Name: evidence_audio_slices evidence_audio_slices_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_audio_slices
+    ADD CONSTRAINT evidence_audio_slices_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
+
+--
 -- Name: evidence_participants evidence_participants_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -2412,6 +2471,13 @@ ALTER TABLE ONLY workspace.project_members
 
 ALTER TABLE ONLY workspace.project_visits
     ADD CONSTRAINT project_visits_project_id_fkey FOREIGN KEY (project_id) REFERENCES workspace.projects(id);
+
+--
+-- Name: recording_transcriptions recording_transcriptions_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.recording_transcriptions
+    ADD CONSTRAINT recording_transcriptions_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
 
 --
 -- Name: redaction_requests redaction_requests_conversation_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -260,6 +260,17 @@ export interface Evidence {
   updated_at: Timestamp;
 }
 
+export interface EvidenceAudioSlices {
+  answer: Json | null;
+  byte_size: number;
+  claimed_at: Timestamp;
+  evidence_id: string;
+  read_at: Timestamp | null;
+  slice_index: number;
+  start_ms: number;
+  status: string;
+}
+
 export interface EvidenceParticipants {
   added_at: Timestamp;
   added_by: string;
@@ -631,6 +642,14 @@ export interface RecorderSignIns {
   person_id: string;
 }
 
+export interface RecordingTranscriptions {
+  attempts: Generated<number>;
+  claimed_until: Timestamp | null;
+  created_at: Timestamp;
+  evidence_id: string;
+  last_error: string | null;
+}
+
 export interface RedactionRequests {
   approved_at: Timestamp | null;
   approved_by: string | null;
@@ -801,6 +820,7 @@ export interface DB {
   decisions: Decisions;
   digests: Digests;
   evidence: Evidence;
+  evidence_audio_slices: EvidenceAudioSlices;
   evidence_participants: EvidenceParticipants;
   evidence_slack_sync_cursor: EvidenceSlackSyncCursor;
   evidence_speakers: EvidenceSpeakers;
@@ -832,6 +852,7 @@ export interface DB {
   projects: Projects;
   recorder_devices: RecorderDevices;
   recorder_sign_ins: RecorderSignIns;
+  recording_transcriptions: RecordingTranscriptions;
   redaction_requests: RedactionRequests;
   related_actions: RelatedActions;
   saved_outputs: SavedOutputs;
