@@ -13,22 +13,23 @@ export async function appendActivity(trx: Db, entries: readonly ActivityEntry[],
   const byProject = new Map<string, ActivityEntry[]>();
   for (const e of entries) byProject.set(e.project_id, [...(byProject.get(e.project_id) ?? []), e]);
   for (const [projectId, rows] of byProject) {
-    const head = await sql<{ position: string }>`
-      INSERT INTO activity_heads (project_id, position) VALUES (${projectId}, ${rows.length})
-      ON CONFLICT (project_id) DO UPDATE SET position = activity_heads.position + ${rows.length}
-      RETURNING position`.execute(trx);
-    const last = Number(head.rows[0]?.position);
-    await trx
-      .insertInto('activity')
-      .values(
-        rows.map((r, i) => ({
-          id: uuidv7(now.getTime()),
-          ...r,
-          position: last - rows.length + 1 + i,
-          created_at: now,
-        })),
+    // One statement: the head moves by the rows' count and the rows take the positions it passed
+    // (issue 22.1: one round trip where there were two).
+    const values = sql.join(
+      rows.map(
+        (r, i) =>
+          sql`(${uuidv7(now.getTime())}::uuid, ${r.kind}::text, ${r.subject_id}::uuid, ${r.actor}::text, ${i + 1}::bigint)`,
+      ),
+    );
+    await sql`
+      WITH head AS (
+        INSERT INTO activity_heads (project_id, position) VALUES (${projectId}, ${rows.length})
+        ON CONFLICT (project_id) DO UPDATE SET position = activity_heads.position + ${rows.length}
+        RETURNING position
       )
-      .execute();
+      INSERT INTO activity (id, project_id, kind, subject_id, actor, position, created_at)
+      SELECT v.id, ${projectId}, v.kind, v.subject_id, v.actor, head.position - ${rows.length} + v.ord, ${now}
+      FROM head, (VALUES ${values}) AS v (id, kind, subject_id, actor, ord)`.execute(trx);
   }
 }
 
