@@ -146,6 +146,10 @@ export const ERRORS = defineErrors({
     meaning: 'A note body, utterance line, speaker, participant or speaker name is empty or too long when trimmed',
   },
   unknown_speaker: { status: 422, meaning: "speakers/assign names a label none of this meeting's lines has" },
+  external_ref_taken: {
+    status: 409,
+    meaning: 'POST /v1/meetings repeated an external_ref whose record the caller cannot read; nothing written',
+  },
 
   // Handoffs and unblock requests (issue 16).
   handoff_not_found: { status: 404, meaning: 'No such handoff on this project' },

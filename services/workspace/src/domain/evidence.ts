@@ -161,3 +161,33 @@ export function titleOf(title: string | undefined): string {
   if (t.length > TITLE_MAX) throw unprocessable('invalid_title', `title is at most ${TITLE_MAX} characters`, 'title');
   return t;
 }
+
+/** Participants for a transcript: those listed, then the speakers of the lines shown not already listed. */
+export function transcriptParticipants(listed: readonly string[], speakers: readonly string[]): string[] {
+  const out = [...listed];
+  const seen = new Set(listed);
+  for (const s of speakers) {
+    if (!seen.has(s)) {
+      seen.add(s);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * A meeting's transcript as markdown: "Participants: a, b" (or "Participants: none listed"), a
+ * blank line, then one "speaker: text" per line.
+ */
+export function meetingMarkdown(participants: readonly string[], lines: readonly { speaker: string; text: string }[]) {
+  const head = `Participants: ${participants.length > 0 ? participants.join(', ') : 'none listed'}`;
+  return [head, '', ...lines.map((l) => `${l.speaker}: ${l.text}`)].join('\n');
+}
+
+/** How many lines a transcript shows: max_lines (0: the whole record) capped at 8000. */
+export const transcriptLimit = (maxLines: number | undefined): number =>
+  maxLines === undefined || maxLines === 0 ? TRANSCRIPT_MAX_LINES : Math.min(maxLines, TRANSCRIPT_MAX_LINES);
+
+/** The lines left out of a transcript showing `shown` of `total`, or undefined when none were. */
+export const leftOut = (shown: number, total: number) =>
+  shown < total ? { from_line: shown + 1, to_line: total, count: total - shown } : undefined;

@@ -3,6 +3,7 @@ import { changeRoutes } from './changes.ts';
 import { conversationRoutes } from './conversations.ts';
 import { decisionRoutes } from './decisions.ts';
 import type { Routes } from './deps.ts';
+import { evidenceRoutes } from './evidence.ts';
 import { exportRoutes } from './export.ts';
 import { feedRoutes } from './feed.ts';
 import { goalRoutes } from './goals.ts';
@@ -10,7 +11,9 @@ import { handoffRoutes } from './handoffs.ts';
 import { itemEditRoutes } from './item-edits.ts';
 import { itemTypeRoutes } from './item-types.ts';
 import { itemRoutes } from './items.ts';
+import { meetingRoutes } from './meetings.ts';
 import { memberRoutes } from './members.ts';
+import { noteRoutes } from './notes.ts';
 import { outputRoutes } from './outputs.ts';
 import { panelRoutes } from './panels.ts';
 import { presentationRoutes } from './presentations.ts';
@@ -46,5 +49,8 @@ export const ROUTES: Routes = [
   ...outputRoutes,
   ...panelRoutes,
   ...presentationRoutes,
+  ...noteRoutes,
+  ...meetingRoutes,
+  ...evidenceRoutes,
   ...recorderFileRoutes,
 ];

@@ -172,7 +172,9 @@ export interface NewLine {
 
 export interface Line {
   seq: number;
+  /** The name this meeting gave the label, else the label. */
   speaker: string;
+  speaker_label: string;
   text: string;
   start_ms: number | null;
   origin: string;
@@ -233,6 +235,7 @@ export async function pageLines(db: Db, ev: EvidenceRecord, after: number, limit
     .select([
       'u.seq',
       sql<string>`coalesce(s.name, u.speaker)`.as('speaker'),
+      'u.speaker as speaker_label',
       'u.text',
       'u.start_ms',
       'u.origin',
@@ -246,6 +249,7 @@ export async function pageLines(db: Db, ev: EvidenceRecord, after: number, limit
   return rows.map((r) => ({
     seq: Number(r.seq),
     speaker: r.speaker,
+    speaker_label: r.speaker_label,
     text: r.text,
     start_ms: r.start_ms === null ? null : Number(r.start_ms),
     origin: r.origin,
@@ -336,3 +340,13 @@ export async function hasSpeakerLabel(db: Db, evidenceId: string, label: string)
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** A line as GET …/utterances shows it. */
+export const utteranceView = (l: Line) => ({
+  seq: l.seq,
+  speaker: l.speaker,
+  speaker_label: l.speaker_label,
+  text: l.text,
+  start_ms: l.start_ms,
+  created_at: l.created_at.toISOString(),
+});
