@@ -17,6 +17,8 @@ export const workspace = {
      * membership, admins included (issue 14, item 6).
      */
     read_all_projects: { roles: ['platform_admin'] },
+    /** Read the workspace audit log (GET /v1/audit): platform admins only (spec 2). */
+    read_audit: { roles: ['platform_admin'] },
     /**
      * Act with the owner role where one's membership holds it. Never through the shared service
      * token, which names a person without proof: there an owner acts as an editor (issue 14, item 5).
@@ -30,6 +32,11 @@ export const workspace = {
      * Release a legal hold, on any project and without a membership. Owners place holds but do
      * not lift them: a hold its subject's owners could release would be no hold (issue 14, item 13).
      */
+    /**
+     * Run the internal jobs (POST /internal/jobs/*): the platform's scheduler only, signed in with
+     * X-Platform-Scheduler-Token (DECISIONS item 8); no person, admins included.
+     */
+    run_jobs: { services: ['service:scheduler'] },
     release_legal_holds: {
       roles: ['platform_admin'],
       notViaServiceToken: true,

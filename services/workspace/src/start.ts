@@ -1,5 +1,6 @@
 import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
 import { buildApp } from './app.ts';
+import { WORKSPACE_TOPOLOGY } from './bus-topology.ts';
 import { BrokerModelClient } from './clients/broker.ts';
 import { HttpCommunications } from './clients/communications.ts';
 import { HttpDocuments } from './clients/documents.ts';
@@ -7,8 +8,10 @@ import { HttpIntelligence } from './clients/intelligence.ts';
 import { HttpRecorder } from './clients/recorder.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
+import { startConsumers } from './consumers/index.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DB } from './store/db.ts';
+import { startWorkers } from './workers/index.ts';
 
 /** Starts workspace: database and migrations, outbox publisher, HTTP. */
 export async function startWorkspace(config: WorkspaceConfig = workspaceConfig(), shared: SharedInfrastructure = {}) {
@@ -16,6 +19,8 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     service: 'workspace',
     migrations: MIGRATIONS,
     ...runtimeFromConfig(config, shared),
+    // The workspace owns its bus topology (spec 2): topics per domain and their subscribers.
+    topology: WORKSPACE_TOPOLOGY,
     auth: config,
   });
   const model = config.BROKER_URL
@@ -54,11 +59,17 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     onError: (e) => app.log.warn({ err: e }, 'summary writer'),
   });
   summaries.start(SUMMARY_INTERVAL_MS);
+  // Chat workers and meeting-bot jobs, each only when configured.
+  const stopWorkers = startWorkers(config, runtime.database, app.log);
+  // Its own subscribers: audit on every domain and the intelligence knowledge queue.
+  const stopConsumers = await startConsumers(runtime.bus, runtime.database.db);
   const served = await serve(app, runtime, { port: config.PORT_WORKSPACE, host: config.HOST });
   return {
     ...served,
     async close(o?: { graceMs?: number }) {
       await summaries.stop();
+      await stopWorkers();
+      await stopConsumers();
       await served.close(o);
     },
   };

@@ -1,3 +1,5 @@
+import { audioSliceRoutes } from './audio-slices.ts';
+import { auditRoutes } from './audit.ts';
 import { caseRoutes } from './cases.ts';
 import { changeRoutes } from './changes.ts';
 import { conversationRoutes } from './conversations.ts';
@@ -51,6 +53,8 @@ export const ROUTES: Routes = [
   ...presentationRoutes,
   ...noteRoutes,
   ...meetingRoutes,
+  ...audioSliceRoutes,
   ...evidenceRoutes,
   ...recorderFileRoutes,
+  ...auditRoutes,
 ];
