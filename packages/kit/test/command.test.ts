@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.ts';
 import { runCommand } from '../src/command.ts';
 import type { Database } from '../src/db/database.ts';
-import { type Migration, testDatabase, usingPostgres } from '../src/testing/index.ts';
+import type { Migration } from '../src/db/migrate.ts';
+import { testDatabase, usingPostgres } from '../src/testing/index.ts';
 
 /**
  * The kit's command path (issue 22.1): the Idempotency-Key is recorded by one INSERT at the end of

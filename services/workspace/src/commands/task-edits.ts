@@ -34,15 +34,7 @@ import type { Db } from '../store/db.ts';
 import type { ProjectRow } from '../store/projects.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { insertTaskChanges, type TaskChange } from '../store/task-changes.ts';
-import {
-  findVersion,
-  nextRank,
-  previousRank,
-  rankOf,
-  renumberProject,
-  type TaskUpdate,
-  updateTask,
-} from '../store/task-writes.ts';
+import { findVersion, neighbours, renumberProject, type TaskUpdate, updateTask } from '../store/task-writes.ts';
 import { findTask, insertVersion } from '../store/tasks.ts';
 import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
@@ -91,11 +83,10 @@ async function placement(
   if (afterId !== undefined && afterId === beforeId) {
     throw invalidPosition('after_id and before_id name the same task', 'data/before_id');
   }
-  const after = afterId === undefined ? undefined : await rankOf(trx, projectId, afterId);
+  const { after, before, belowAfter, aboveBefore } = await neighbours(trx, projectId, afterId, beforeId, task.id);
   if (afterId !== undefined && after === undefined) {
     throw invalidPosition('after_id is not a task of this project', 'data/after_id');
   }
-  const before = beforeId === undefined ? undefined : await rankOf(trx, projectId, beforeId);
   if (beforeId !== undefined && before === undefined) {
     throw invalidPosition('before_id is not a task of this project', 'data/before_id');
   }
@@ -106,13 +97,11 @@ async function placement(
     }
     // Tasks placed between the two since the caller read them (a concurrent move into the same
     // gap got there first): the task goes right after after_id, still above before_id.
-    const next = await nextRank(trx, projectId, after, task.id);
-    gap = { after, before: next === null ? before : Math.min(before, next) };
+    gap = { after, before: belowAfter === null ? before : Math.min(before, belowAfter) };
   } else if (after !== undefined) {
-    gap = { after, before: await nextRank(trx, projectId, after, task.id) };
+    gap = { after, before: belowAfter };
   } else {
-    const b = before as number;
-    gap = { after: await previousRank(trx, projectId, b, task.id), before: b };
+    gap = { after: aboveBefore, before: before as number };
   }
   return { rank: rankIn(gap) };
 }

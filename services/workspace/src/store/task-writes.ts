@@ -48,33 +48,45 @@ export async function updateTask(trx: Db, id: string, u: TaskUpdate, changeSeq: 
   return toTask(row);
 }
 
-/** A task's position, when the task is on this project. */
-export async function rankOf(db: Db, projectId: string, id: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('tasks')
-    .select('rank')
-    .where('id', '=', id)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  return row ? Number(row.rank) : undefined;
+/** What a move needs to know of its neighbours (`neighbours`): each named task's rank, and the ranks around them. */
+export interface Neighbours {
+  /** after_id's rank; undefined when after_id is not a task of this project (or was not sent). */
+  after: number | undefined;
+  /** before_id's rank; undefined when before_id is not a task of this project (or was not sent). */
+  before: number | undefined;
+  /** The rank just below after_id's (nextRank), null at the bottom or without after_id. */
+  belowAfter: number | null;
+  /** The rank just above before_id's (previousRank), null at the top or without before_id. */
+  aboveBefore: number | null;
 }
 
-/** The rank of the task just below `rank` (archived included), the moving task left out; null at the bottom. */
-export async function nextRank(db: Db, projectId: string, rank: number, except: string): Promise<number | null> {
-  const r = await sql<{ rank: string | null }>`
-    SELECT min(rank) AS rank FROM tasks
-    WHERE project_id = ${projectId} AND rank > ${rank} AND id <> ${except}`.execute(db);
-  const v = r.rows[0]?.rank;
-  return v == null ? null : Number(v);
-}
-
-/** The rank of the task just above `rank` (archived included), the moving task left out; null at the top. */
-export async function previousRank(db: Db, projectId: string, rank: number, except: string): Promise<number | null> {
-  const r = await sql<{ rank: string | null }>`
-    SELECT max(rank) AS rank FROM tasks
-    WHERE project_id = ${projectId} AND rank < ${rank} AND id <> ${except}`.execute(db);
-  const v = r.rows[0]?.rank;
-  return v == null ? null : Number(v);
+/**
+ * rankOf for after_id and before_id, nextRank below after_id and previousRank above before_id, in
+ * one statement (issue 22.1: a move read its neighbours in three).
+ */
+export async function neighbours(
+  db: Db,
+  projectId: string,
+  afterId: string | undefined,
+  beforeId: string | undefined,
+  except: string,
+): Promise<Neighbours> {
+  const r = await sql<{ after: string | null; before: string | null; below: string | null; above: string | null }>`
+    WITH a AS (SELECT rank FROM tasks WHERE id = ${afterId ?? null} AND project_id = ${projectId}),
+         b AS (SELECT rank FROM tasks WHERE id = ${beforeId ?? null} AND project_id = ${projectId})
+    SELECT (SELECT rank FROM a) AS after, (SELECT rank FROM b) AS before,
+      (SELECT min(t.rank) FROM tasks t, a WHERE t.project_id = ${projectId} AND t.rank > a.rank AND t.id <> ${except}) AS below,
+      (SELECT max(t.rank) FROM tasks t, b WHERE t.project_id = ${projectId} AND t.rank < b.rank AND t.id <> ${except}) AS above`.execute(
+    db,
+  );
+  const row = r.rows[0];
+  const num = (v: string | null | undefined) => (v == null ? null : Number(v));
+  return {
+    after: num(row?.after) ?? undefined,
+    before: num(row?.before) ?? undefined,
+    belowAfter: num(row?.below),
+    aboveBefore: num(row?.above),
+  };
 }
 
 /**
