@@ -16,6 +16,42 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     INTELLIGENCE_TIMEOUT_MS: int(2_000, 50, 60_000),
     /** The key a redaction approval must present (data.approval_key); unset: approvals are 503. */
     REDACTION_APPROVAL_KEY: optionalStr(),
+    /** GitHub's REST API (the code-host workers, flow-tools-sync; tests: a local fake). */
+    GITHUB_API_URL: str('https://api.github.com'),
+    /** A GitHub token sent as a bearer token; unset: public repositories only. */
+    GITHUB_TOKEN: optionalStr(),
+    /** The pull-request worker's allowlist: owner/repo or owner/repo:contributes, comma-separated; empty: idle. */
+    CODE_HOST_PULLS_REPOSITORIES: optionalStr(),
+    /** The issue worker's allowlist, written the same way; empty: idle. */
+    CODE_HOST_ISSUES_REPOSITORIES: optionalStr(),
+    /** Minutes between two passes of a code-host worker. */
+    CODE_HOST_INTERVAL_MINUTES: int(15, 1, 1440),
+    /** The Gmail API (the mailbox importer; tests: a local fake). */
+    GMAIL_API_URL: str('https://gmail.googleapis.com'),
+    /** An OAuth access token for the mailbox (bearer); unset: the mailbox importer does not run. */
+    GMAIL_ACCESS_TOKEN: optionalStr(),
+    /** The mailbox read: `me` (the token's own) or an address. */
+    GMAIL_USER: str('me'),
+    /** How many days back the mailbox importer's first pass reads. */
+    MAIL_IMPORT_WINDOW_DAYS: int(60, 1, 3650),
+    /** -contributes: imported messages feed company knowledge (off: stored with knowledge off). */
+    MAIL_IMPORT_CONTRIBUTES: flag(false),
+    /** Privacy topics (words or phrases, comma-separated): a message naming one is not stored. Never committed. */
+    MAIL_PRIVACY_TOPICS: optionalStr(),
+    /** Blocked senders (addresses or @domains, comma-separated): their messages are not stored. Never committed. */
+    MAIL_BLOCK_LIST: optionalStr(),
+    /** The Google Drive API (the file-drive importer; tests: a local fake). */
+    DRIVE_API_URL: str('https://www.googleapis.com'),
+    /** An OAuth access token for the drive (bearer); unset: the file-drive importer does not run. */
+    DRIVE_ACCESS_TOKEN: optionalStr(),
+    /** How many days back the file-drive importer's first pass reads. */
+    DRIVE_IMPORT_WINDOW_DAYS: int(60, 1, 3650),
+    /** -contributes: imported files feed company knowledge (off: stored with knowledge off). */
+    DRIVE_IMPORT_CONTRIBUTES: flag(false),
+    /** Privacy topics for files (names and text), comma-separated. Never committed. */
+    DRIVE_PRIVACY_TOPICS: optionalStr(),
+    /** Blocked files (file ids, exact names, owners' addresses or @domains), comma-separated. Never committed. */
+    DRIVE_BLOCK_LIST: optionalStr(),
     /** The model broker (its relay writes digest lines and pack summaries); unset: they answer degraded. */
     BROKER_URL: url(['http:', 'https:']),
     /** The documents service (the output upload path registers files there); unset: that path answers 503. */
