@@ -1,5 +1,5 @@
-import { AppError, unprocessable, uuidv7 } from '@platform/kit';
-import type { Documents } from '../clients/documents.ts';
+import { AppError, type Principal, unprocessable, uuidv7 } from '@platform/kit';
+import type { Documents, UploadUrl as SignedUrl } from '../clients/documents.ts';
 import type { Recorder } from '../clients/recorder.ts';
 import { documentsUnavailable } from '../domain/outputs.ts';
 import {
@@ -18,7 +18,10 @@ import {
   uploadTtlSeconds,
   utcDay,
 } from '../domain/recorder-files.ts';
+import { requireActiveProject, requireRole } from '../domain/roles.ts';
 import type { Device, FileUpload, RecorderToken, UploadUrl, UploadUrlInput } from '../schemas/recorder-files.ts';
+import type { Db } from '../store/db.ts';
+import { visibleProject } from '../store/projects.ts';
 import {
   type FileUploadRecord,
   findDevice,
@@ -156,53 +159,80 @@ export async function startFileUpload(
   return withUrl(upload, url.data.sas_url);
 }
 
-/** The caller's own upload, locked (404 file_upload_not_found; another principal's: 403 not_uploader). */
-async function ownUpload(ctx: CommandCtx, uploadId: string): Promise<FileUploadRecord> {
-  const upload = await findFileUpload(ctx.trx, uploadId, { lock: true });
+/** Who asks, as the checks before a transaction read them. */
+export interface Caller {
+  db: Db;
+  principal: Principal;
+  asMember: boolean;
+  now: Date;
+}
+
+/**
+ * The caller's own upload, still without a document: 404 file_upload_not_found, 403 not_uploader
+ * (another principal), 409 upload_registered; with a project, the caller still its editor (403).
+ * Read before the transaction (the documents call happens there) and again, locked, inside it.
+ */
+async function ownPendingUpload(
+  c: { db: Db; principal: Principal; asMember: boolean },
+  uploadId: string,
+  opts: { lock?: boolean; allowRegistered?: boolean } = {},
+): Promise<FileUploadRecord> {
+  const upload = await findFileUpload(c.db, uploadId, { lock: opts.lock });
   if (!upload) throw fileUploadNotFound();
-  if (upload.requested_by !== ctx.principal.id) throw notUploader();
+  if (upload.requested_by !== c.principal.id) throw notUploader();
+  if (upload.document_id !== null) {
+    if (opts.allowRegistered) return upload;
+    throw uploadRegistered();
+  }
+  if (upload.project_id !== null) {
+    const found = await visibleProject(c.db, c.principal, c.asMember, upload.project_id, { lock: opts.lock });
+    requireRole(found.access, 'editor');
+    requireActiveProject(found.project);
+  }
   return upload;
 }
 
 /**
- * POST /v1/files/upload-url/renew: the same blob signed again with a later expiry (WS-462).
- * Refused for another principal (WS-463), once a document is recorded against the upload
- * (WS-464), and seven days after the upload began (its uncommitted blocks are gone).
+ * POST /v1/files/upload-url/renew, before its transaction: the checks, then the same blob signed
+ * again by the documents service (WS-462). Refused for another principal (WS-463), once a document
+ * is recorded against the upload (WS-464), and seven days after the upload began (its uncommitted
+ * blocks are gone). No transaction is open while the documents service answers.
  */
-export async function renewUpload(
-  ctx: CommandCtx,
-  documents: Documents | undefined,
-  uploadId: string,
-): Promise<UploadUrl> {
+export async function signRenewal(c: Caller, documents: Documents | undefined, uploadId: string): Promise<SignedUrl> {
   if (!documents) throw fileDocumentsNotConfigured();
-  const upload = await ownUpload(ctx, uploadId);
-  if (upload.document_id !== null) throw uploadRegistered();
-  requireBlocksAlive(new Date(upload.created_at), ctx.now);
-  if (upload.project_id !== null) await projectForWrite(ctx, upload.project_id, 'editor');
+  const upload = await ownPendingUpload(c, uploadId);
+  requireBlocksAlive(new Date(upload.created_at), c.now);
   const url = await documents.uploadUrl(upload.filename, {
     ttlSeconds: uploadTtlSeconds(upload.purpose),
     blobName: upload.blob_name,
   });
   if (!url.ok) urlRefused(url);
-  const renewed = await renewFileUpload(ctx.trx, upload.id, new Date(url.data.sas_expires_at));
-  return withUrl(renewed, url.data.sas_url);
+  return url.data;
+}
+
+/** The renewal's transaction: the upload rechecked, locked, and its new expiry recorded. */
+export async function renewUpload(ctx: CommandCtx, uploadId: string, signed: SignedUrl): Promise<UploadUrl> {
+  const upload = await ownPendingUpload({ db: ctx.trx, principal: ctx.principal, asMember: ctx.asMember }, uploadId, {
+    lock: true,
+  });
+  const renewed = await renewFileUpload(ctx.trx, upload.id, new Date(signed.sas_expires_at));
+  return withUrl(renewed, signed.sas_url);
 }
 
 /**
- * POST /v1/files: registers the uploaded blob with the documents service (one document per
- * upload: the key is the upload's id) and records its document id on the upload (WS-465). A
- * project's file needs an editor (WS-017, WS-018). Already registered: 200 with the upload.
+ * POST /v1/files, before its transaction: the checks (a project's file needs an editor: WS-017,
+ * WS-018, nothing asked of the documents service otherwise), then the blob registered as a
+ * document, one per upload however often retried (the key is the upload's id). undefined when
+ * the upload is registered already.
  */
-export async function registerFile(
-  ctx: CommandCtx,
+export async function registerDocument(
+  c: Caller,
   documents: Documents | undefined,
   uploadId: string,
-): Promise<{ file: FileUpload; created: boolean }> {
+): Promise<string | undefined> {
   if (!documents) throw fileDocumentsNotConfigured();
-  const { trx, principal, now } = ctx;
-  const upload = await ownUpload(ctx, uploadId);
-  if (upload.document_id !== null) return { file: fileUpload(upload), created: false };
-  if (upload.project_id !== null) await projectForWrite(ctx, upload.project_id, 'editor');
+  const upload = await ownPendingUpload(c, uploadId, { allowRegistered: true });
+  if (upload.document_id !== null) return undefined;
   const registered = await documents.register(
     {
       filename: upload.filename,
@@ -212,11 +242,11 @@ export async function registerFile(
       content_type: upload.content_type,
       references: [
         upload.project_id === null
-          ? { ref_type: 'person', ref_id: principal.id, ref_category: upload.purpose, is_external: false }
+          ? { ref_type: 'person', ref_id: c.principal.id, ref_category: upload.purpose, is_external: false }
           : { ref_type: 'project', ref_id: upload.project_id, ref_category: upload.purpose, is_external: false },
       ],
       metadata: [
-        { meta_name: 'uploaded_by', meta_value: principal.id },
+        { meta_name: 'uploaded_by', meta_value: c.principal.id },
         { meta_name: 'purpose', meta_value: upload.purpose },
       ],
     },
@@ -235,16 +265,28 @@ export async function registerFile(
     }
     throw documentsUnavailable(`${registered.code}: ${registered.message}`);
   }
-  const file = await recordFileDocument(trx, upload.id, registered.data.id, now);
+  return registered.data.id;
+}
+
+/**
+ * The registration's transaction (WS-465): the upload rechecked and locked, its document id
+ * recorded, file.registered published. Registered already: 200 with the upload as it is.
+ */
+export async function recordFile(
+  ctx: CommandCtx,
+  uploadId: string,
+  documentId: string | undefined,
+): Promise<{ file: FileUpload; created: boolean }> {
+  const { trx, principal, now } = ctx;
+  const upload = await ownPendingUpload({ db: trx, principal, asMember: ctx.asMember }, uploadId, {
+    lock: true,
+    allowRegistered: true,
+  });
+  if (upload.document_id !== null || documentId === undefined) return { file: fileUpload(upload), created: false };
+  const file = await recordFileDocument(trx, upload.id, documentId, now);
   await ctx.emit({
     type: 'file.registered',
-    data: {
-      uploadId: file.id,
-      documentId: registered.data.id,
-      projectId: file.project_id,
-      purpose: file.purpose,
-      actor: principal.id,
-    },
+    data: { uploadId: file.id, documentId, projectId: file.project_id, purpose: file.purpose, actor: principal.id },
   });
   return { file: fileUpload(file), created: true };
 }

@@ -10,13 +10,17 @@ import {
 } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UploadUrl as SignedUrl } from '../clients/documents.ts';
 import type { Recorder } from '../clients/recorder.ts';
 import type { CommandCtx } from '../commands/context.ts';
 import {
+  type Caller,
   mintRecorderToken,
+  recordFile,
   registerDevice,
-  registerFile,
+  registerDocument,
   renewUpload,
+  signRenewal,
   startFileUpload,
 } from '../commands/recorder-files.ts';
 import { ADOPTION_PAGE, adoptionWindow } from '../domain/recorder-files.ts';
@@ -51,15 +55,21 @@ async function runShown<T extends object>(
   deps: RouteDeps,
   input: { req: FastifyRequest; reply: FastifyReply; principal: Principal },
   work: (ctx: CommandCtx) => Promise<{ data: T; created: boolean; once?: object }>,
+  before?: (caller: Caller) => Promise<void>,
 ) {
   const { req, reply, principal } = input;
   let once: object | undefined;
-  const result = await runCommand({ db: deps.database.db, req, principal }, async (trx) => {
-    const scope = commandScope(deps, trx, principal, deps.clock()) as unknown as Omit<CommandCtx, 'asMember'>;
-    const done = await work({ ...scope, asMember: asMember(req) });
-    once = done.once;
-    return { status: done.created ? 201 : 200, data: done.data };
-  });
+  const caller = { db: deps.database.db, principal, asMember: asMember(req), now: deps.clock() };
+  const result = await runCommand(
+    { db: deps.database.db, req, principal },
+    async (trx) => {
+      const scope = commandScope(deps, trx, principal, caller.now) as unknown as Omit<CommandCtx, 'asMember'>;
+      const done = await work({ ...scope, asMember: caller.asMember });
+      once = done.once;
+      return { status: done.created ? 201 : 200, data: done.data };
+    },
+    before ? { beforeTransaction: () => before(caller) } : {},
+  );
   return sendCommandResult(reply, result.replayed || !once ? result : { ...result, data: { ...result.data, ...once } });
 }
 
@@ -192,7 +202,21 @@ export const recorderFileRoutes: Routes = [
       'project_not_found',
       'project_archived',
     ],
-    run: (ctx, { body }, deps) => renewUpload(ctx, deps.documents, body.data.upload_id),
+    command: true,
+    handler: async (input, deps) => {
+      let signed: SignedUrl | undefined;
+      return runShown(
+        deps,
+        input,
+        async (ctx) => ({
+          data: await renewUpload(ctx, input.body.data.upload_id, signed as SignedUrl),
+          created: false,
+        }),
+        async (caller) => {
+          signed = await signRenewal(caller, deps.documents, input.body.data.upload_id);
+        },
+      );
+    },
   }),
 
   route({
@@ -222,10 +246,19 @@ export const recorderFileRoutes: Routes = [
       'project_archived',
     ],
     command: true,
-    handler: async (input, deps) =>
-      runShown(deps, input, async (ctx) => {
-        const { file, created } = await registerFile(ctx, deps.documents, input.body.data.upload_id);
-        return { data: file, created };
-      }),
+    handler: async (input, deps) => {
+      let documentId: string | undefined;
+      return runShown(
+        deps,
+        input,
+        async (ctx) => {
+          const { file, created } = await recordFile(ctx, input.body.data.upload_id, documentId);
+          return { data: file, created };
+        },
+        async (caller) => {
+          documentId = await registerDocument(caller, deps.documents, input.body.data.upload_id);
+        },
+      );
+    },
   }),
 ];
