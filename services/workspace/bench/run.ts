@@ -19,6 +19,7 @@ import type { DB, Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
 import { rawCaseValue, seedCases } from './cases.ts';
 import { digestProject, GOAL_DIGEST_GROWTH_MAX, measureDigest, NEW_ROWS } from './digest.ts';
+import { benchEvidence } from './evidence.ts';
 import { BENCH_OWNER, seedTasks, startServer } from './lib.ts';
 import { GOAL_TURNS_GROWTH_MAX, measureLastPage, TURN_PAGE, turnsConversation } from './turns.ts';
 
@@ -41,6 +42,10 @@ import { GOAL_TURNS_GROWTH_MAX, measureLastPage, TURN_PAGE, turnsConversation } 
  *    moved (informational).
  * 6. GET /v1/conversations/{id}/turns, the last page of 100, on a conversation of 100,000 turns
  *    against one of 1,000 (goal: p50 ratio <= 1.5: a page is a range of seqs, whatever the length).
+ * 7. Evidence (issue 19, bench/evidence.ts): appending an utterance line and the last page of 100
+ *    lines on a meeting of 100,000 lines against one of 1,000 (goal: p50 ratio <= 1.5 each), and the
+ *    8,000-line transcript over HTTP against its raw SQL (goal: ratio >= 0.5). BENCH_TRANSCRIPT_LINES
+ *    (8000) sizes the transcript case.
  *
  * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
  * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
@@ -387,6 +392,24 @@ async function runKind(kind: BenchKind) {
       `${tp.ratio}`,
       `<= ${GOAL_TURNS_GROWTH_MAX}`,
       goal('last page of turns flat in conversation length', tp.ratio <= GOAL_TURNS_GROWTH_MAX),
+    );
+
+    // 7. Evidence: utterance append and last page at LARGE lines against SMALL; the transcript (issue 19).
+    out.evidence = await benchEvidence(
+      db,
+      server,
+      worker,
+      BENCH_OWNER,
+      {
+        small: SMALL,
+        large: LARGE,
+        clients: CLIENTS,
+        count: COUNT,
+        rounds: ROUNDS,
+        warmupMs: WARMUP_MS,
+        transcriptLines: num('BENCH_TRANSCRIPT_LINES', 8000),
+      },
+      { row, goal },
     );
   } finally {
     await worker.close();
