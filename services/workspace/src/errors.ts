@@ -309,6 +309,23 @@ export const ERRORS = defineErrors({
     meaning: 'The communications service did not take the share (down, failing or off its contract); nothing written',
   },
 
+  // Audio slices and the recording flow (issue 19).
+  transcription_not_configured: {
+    status: 503,
+    meaning:
+      'BROKER_URL or a transcription model (TRANSCRIPTION_MODEL, TRANSCRIPTION_FAST_MODEL) is unset; nothing stored',
+  },
+  transcription_failed: {
+    status: 502,
+    meaning:
+      'The model broker did not transcribe the slice (down, refused or failed); nothing stored: resend the index',
+  },
+  not_recording_author: { status: 403, meaning: "Only the recording's author posts its audio slices; nothing stored" },
+  slice_in_progress: {
+    status: 409,
+    meaning: 'The same slice index is still being transcribed for an earlier request: resend it shortly',
+  },
+
   // The recorder partner and files through the documents service (issue 19).
   recorder_not_configured: {
     status: 503,
