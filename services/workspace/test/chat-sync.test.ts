@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpSlack } from '../src/clients/slack.ts';
 import { workspaceConfig } from '../src/config.ts';
-import { type ChatSyncSettings, chatSyncPass, discoveryMode, slackTs } from '../src/workers/chat-sync.ts';
+import { type ChatSyncSettings, chatSyncPass, DISCOVERY_MODES, slackTs } from '../src/workers/chat-sync.ts';
 import { type FakeSlack, startFakeSlack } from './fakes/slack.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -86,9 +86,7 @@ describe('chat sync', () => {
     const publicMode = await run({ allowlist: ['eng'], discovery: 'public' });
     expect(publicMode.joined).toEqual([a.id]);
     expect(publicMode.read).toEqual([a.id]);
-    expect(discoveryMode('joined')).toBe('joined');
-    expect(discoveryMode('public')).toBe('public');
-    expect(() => discoveryMode('all')).toThrow(/joined, public/);
+    expect(DISCOVERY_MODES).toEqual(['joined', 'public']);
     expect(workspaceConfig({ CHAT_SYNC_DISCOVERY: 'public' }).CHAT_SYNC_DISCOVERY).toBe('public');
     expect(workspaceConfig({}).CHAT_SYNC_DISCOVERY).toBe('joined');
     expect(() => workspaceConfig({ CHAT_SYNC_DISCOVERY: 'everything' })).toThrow(/CHAT_SYNC_DISCOVERY/);

@@ -62,14 +62,6 @@ const laterTs = (a: string | null, b: string | null) => {
   return Number(a) >= Number(b) ? a : b;
 };
 
-/** Parses a discovery mode; anything else is refused (the setting takes one of the two values). */
-export function discoveryMode(value: string): DiscoveryMode {
-  if ((DISCOVERY_MODES as readonly string[]).includes(value)) return value as DiscoveryMode;
-  throw new Error(
-    `chat-sync discovery mode must be one of ${DISCOVERY_MODES.join(', ')} (got ${JSON.stringify(value)})`,
-  );
-}
-
 async function allChannels(slack: SlackReader): Promise<SlackChannel[] | undefined> {
   const out: SlackChannel[] = [];
   let cursor: string | undefined;
