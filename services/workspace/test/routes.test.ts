@@ -2,11 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { documentedErrorCodes, routeChecks } from '@platform/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpCommunications } from '../src/clients/communications.ts';
+import { HttpRecorder } from '../src/clients/recorder.ts';
 import { ROUTES } from '../src/routes/index.ts';
 import type { View } from '../src/schemas/views.ts';
 import { findPresentation, insertRevision } from '../src/store/presentations.ts';
 import { type FakeCommunications, startFakeCommunications } from './fakes/communications.ts';
-import { MemoryDocuments } from './fakes/documents.ts';
+import { ROUTE_CHECK_DOCUMENTS } from './fakes/documents.ts';
+import { type RecorderPartner, startRecorderPartner } from './fakes/recorder-partner.ts';
 import {
   EDITOR,
   fid,
@@ -26,23 +28,28 @@ let h: Harness;
 // biome-ignore lint/suspicious/noExplicitAny: forwarding to the harness made in beforeAll
 const lazy = new Proxy({}, { get: (_t, k) => (h as any)[k] }) as Harness;
 /** The documents service the output upload path talks to (issue 16), in memory for these checks. */
-const documents = new MemoryDocuments();
+const documents = ROUTE_CHECK_DOCUMENTS;
 /** The communications service presentation shares go through (issue 16): the local fake. */
 let communications: FakeCommunications;
+/** The recorder partner the recorder routes call (issue 19): the fake at HTTP. */
+let recorderPartner: RecorderPartner;
 beforeAll(async () => {
   communications = await startFakeCommunications({ serviceToken: SERVICE_TOKEN });
+  recorderPartner = await startRecorderPartner({ secret: 'route-checks-partner-secret' });
   h = await harness({
     app: {
       documents,
       // Presentation builds ask a model for each slide's text; here one that answers at once.
       model: { write: async (req) => `Text for ${req.prompt.split('\n')[0]}` },
       communications: new HttpCommunications({ baseUrl: communications.url, serviceToken: SERVICE_TOKEN }),
+      recorder: new HttpRecorder({ baseUrl: recorderPartner.url, partnerSecret: 'route-checks-partner-secret' }),
     },
   });
 });
 afterAll(async () => {
   await h.close_();
   await communications.close();
+  await recorderPartner.close();
 });
 
 /** A fresh project with an owner, an editor and a viewer, so each request starts from its own. */

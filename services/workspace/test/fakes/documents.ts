@@ -53,3 +53,6 @@ export class MemoryDocuments implements Documents {
     return { ok: true, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
   }
 }
+
+/** The one in-memory documents service of the route checks: routes.test.ts passes it, examples put bytes in it. */
+export const ROUTE_CHECK_DOCUMENTS = new MemoryDocuments();
