@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpSlack } from '../src/clients/slack.ts';
 import { workspaceConfig } from '../src/config.ts';
 import { type ChatSyncSettings, chatSyncPass, DISCOVERY_MODES, slackTs } from '../src/workers/chat-sync.ts';
+import { startWorkers } from '../src/workers/index.ts';
 import { type FakeSlack, startFakeSlack } from './fakes/slack.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -163,5 +164,24 @@ describe('chat sync', () => {
     const third = await run({ allowlist: ['log'], budget: 4 });
     expect(fake.calls.filter((x) => x.method === 'conversations.history').at(-1)?.args.oldest).toBe(newest);
     expect(third.stored).toBe(1);
+  });
+
+  it('19 WS-516 the worker runs only when configured: without channels no Slack call; with them a run on start, and close waits for it', async () => {
+    const c = fake.addChannel({ name: 'general', is_member: true });
+    // The started worker reads on the real clock: a message written now.
+    fake.say(c.id, 'U00000042', 'configured run');
+    const logged: { o: object; msg: string }[] = [];
+    const log = {
+      info: (o: object, msg: string) => logged.push({ o, msg }),
+      warn: (o: object, msg: string) => logged.push({ o, msg }),
+    };
+    const base = { SLACK_BOT_TOKEN: fake.token, SLACK_API_URL: fake.url };
+    await startWorkers(workspaceConfig(base), h.database, log)();
+    expect(fake.calls).toHaveLength(0);
+    await startWorkers(workspaceConfig({ ...base, CHAT_SYNC_CHANNELS: 'general, #other' }), h.database, log)();
+    expect(fake.calls.filter((x) => x.method === 'conversations.history').map((x) => x.args.channel)).toEqual([c.id]);
+    expect((await chatEvidence()).map((e) => e.body)).toEqual(['configured run']);
+    const report = logged.find((l) => l.msg === 'chat sync run')?.o;
+    expect(report).toMatchObject({ stored: 1, revisit: [], stale: ['other'], pendingJoins: [] });
   });
 });
