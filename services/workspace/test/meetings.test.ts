@@ -112,6 +112,17 @@ describe('meetings', () => {
     const r = await open({ source: 'recorder', external_ref: rec.ref, document_id: 'doc-b' }, OUTSIDER);
     expect(r.status).toBe(409);
     expect(((await read(first.id)).data as EvidenceView).document_id).toBe('doc-a');
+    // A project viewer reads the record through a repeat, but may not repoint it or add to it.
+    const p = await h.team();
+    const ref = `zoom:${tag()}`;
+    const filed = await opened({ source: 'zoom', external_ref: ref, project_id: p.id });
+    const same = await open({ source: 'zoom', external_ref: ref }, VIEWER);
+    expect(same.status).toBe(201);
+    expect((same.data as EvidenceView).id).toBe(filed.id);
+    const before = await h.state();
+    expect((await open({ source: 'zoom', external_ref: ref, document_id: 'doc-x' }, VIEWER)).status).toBe(403);
+    expect((await open({ source: 'zoom', external_ref: ref, participants: ['Eve'] }, VIEWER)).status).toBe(403);
+    expect(await h.state()).toEqual(before);
   });
 
   it('19 WS-414 a new document_id on a repeated external_ref repoints the record', async () => {

@@ -3,13 +3,11 @@ import {
   checkExternalRef,
   defaultMeetingKind,
   type EvidenceRecord,
-  endedStatus,
   LINE_TEXT_MAX,
   lineCount,
   mayRead,
   mayWrite,
   NAME_MAX,
-  type TranscriptionStatus,
   titleOf,
 } from '../domain/evidence.ts';
 import { trimmedText } from '../domain/text.ts';
@@ -40,6 +38,7 @@ import { memberRole } from '../store/projects.ts';
 import type { CommandCtx } from './context.ts';
 import { deleteForNoLines, evidenceView, writableMeeting } from './evidence.ts';
 import { projectForWrite } from './project-access.ts';
+import { closeRecording } from './recording-flow.ts';
 
 const text = (raw: string, what: string, field: string, max: number) =>
   trimmedText(raw, { max, code: 'invalid_evidence_text', what, field });
@@ -63,22 +62,11 @@ const names = (input: readonly string[], field: string) =>
  * lines replace the live ones (appended, with transcript_first_seq moved past the live lines). A
  * transcript that ends with no lines deletes the recording (deleteForNoLines).
  *
- * Until the flow is wired this default ends the record: lines already written are the
- * transcript; with none, a stored file waits for transcription (pending), else no_speech.
+ * The flow is commands/recording-flow.ts (closeRecording): a file to transcribe whole goes pending,
+ * with a durable row the recording worker picks up.
  */
-export async function onRecordingClosed(ctx: CommandCtx, r: EvidenceRecord): Promise<EvidenceRecord> {
-  const status: TranscriptionStatus = lineCount(r) > 0 ? 'transcribed' : r.document_id ? 'pending' : endedStatus(r);
-  return updateEvidence(
-    ctx.trx,
-    r.id,
-    {
-      transcription_status: status,
-      ...(r.ended_at === null && r.transcription_status === 'live'
-        ? { ended_at: ctx.now, ended_by: ctx.principal.id }
-        : {}),
-    },
-    ctx.now,
-  );
+export function onRecordingClosed(ctx: CommandCtx, r: EvidenceRecord): Promise<EvidenceRecord> {
+  return closeRecording(ctx, r);
 }
 
 /**
@@ -160,11 +148,12 @@ async function repeated(ctx: CommandCtx, input: MeetingInput): Promise<EvidenceR
   const set: EvidencePatch = {};
   if (input.document_id !== undefined && input.document_id !== record.document_id) set.document_id = input.document_id;
   if (input.live_slices !== undefined && input.live_slices !== record.live_slices) set.live_slices = input.live_slices;
-  if (Object.keys(set).length === 0) return record;
+  const writes = Object.keys(set).length > 0 || input.participants !== undefined || input.transcript !== undefined;
+  if (!writes) return record;
   if (!mayWrite(principal, asMember, record, role)) {
     throw forbidden("Only the record's author, its project's editors and owners, and platform admins change it");
   }
-  return updateEvidence(trx, record.id, set, now);
+  return Object.keys(set).length > 0 ? updateEvidence(trx, record.id, set, now) : record;
 }
 
 /**
