@@ -1,13 +1,18 @@
-import { type Authenticator, createServiceApp, type Database } from '@platform/kit';
+import { type Authenticator, chain, createServiceApp, type Database, schedulerTokenAuthenticator } from '@platform/kit';
+import { withBreakGlass } from './auth/break-glass.ts';
 import type { ModelClient } from './clients/broker.ts';
 import type { Communications } from './clients/communications.ts';
 import type { Documents } from './clients/documents.ts';
 import type { Intelligence } from './clients/intelligence.ts';
 import type { Recorder } from './clients/recorder.ts';
+import type { Transcriber } from './clients/transcription.ts';
 import { recordActivity } from './commands/activity.ts';
 import { events } from './events.ts';
+import { addAudioBodyParser } from './routes/audio-slices.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
 import { ROUTES } from './routes/index.ts';
+import { JOBS_PREFIX, jobRouteOn } from './routes/jobs.ts';
+import type { JobSettings } from './routes/jobs-deps.ts';
 import type { DB } from './store/db.ts';
 
 export interface WorkspaceDeps {
@@ -30,6 +35,12 @@ export interface WorkspaceDeps {
   communications?: Communications;
   /** The recorder partner's client (RECORDER_URL and RECORDER_PARTNER_SECRET); absent: recorder tokens and devices answer 503. */
   recorder?: Recorder;
+  /** Transcription through the broker (BROKER_URL and a transcription model); absent: audio slices answer 503. */
+  transcriber?: Transcriber;
+  /** SCHEDULER_TOKEN: X-Platform-Scheduler-Token opens the internal job routes; absent: they are not registered (404). */
+  schedulerToken?: string;
+  /** The internal jobs' releases and clients (used only with schedulerToken). */
+  jobs?: JobSettings;
 }
 
 export async function buildApp(deps: WorkspaceDeps) {
@@ -45,15 +56,30 @@ export async function buildApp(deps: WorkspaceDeps) {
     documents: deps.documents,
     communications: deps.communications,
     recorder: deps.recorder,
+    transcriber: deps.transcriber,
+    jobs: deps.schedulerToken ? (deps.jobs ?? { summarizer: false, questionMessaging: false }) : undefined,
   };
+  const clock = routeDeps.clock;
   return createServiceApp({
     service: 'workspace',
     title: 'Workspace',
     description: 'Projects, tasks (items), goals with check-ins, saved views and change following',
     database: deps.database,
-    authenticator: deps.authenticator,
+    // The scheduler's token opens only the job routes (DECISIONS item 8); a live break-glass grant
+    // makes its holder a platform admin (issue 19, expire-grants).
+    authenticator: chain(
+      schedulerTokenAuthenticator({ token: deps.schedulerToken, routes: [`${JOBS_PREFIX}*`] }),
+      withBreakGlass(deps.authenticator, deps.database, clock),
+    ),
     logLevel: deps.logLevel,
     apiDocs: deps.swaggerOn ?? false,
-    routes: (app) => register(app, routeDeps, ROUTES),
+    routes: (app) => {
+      addAudioBodyParser(app);
+      register(
+        app,
+        routeDeps,
+        ROUTES.filter((r) => jobRouteOn(r.url, routeDeps.jobs)),
+      );
+    },
   });
 }

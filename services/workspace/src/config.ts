@@ -102,6 +102,17 @@ export const workspaceConfig = (env: Record<string, string | undefined> = proces
     RECORDER_URL: url(['http:', 'https:']),
     /** The partner credential the recorder API takes as a bearer token; never returned; unset: recorder routes 503. */
     RECORDER_PARTNER_SECRET: optionalStr(),
+    /**
+     * Transcription (audio slices, recording files) through BROKER_URL's transcription relay: the
+     * generic model (and its broker provider); unset with no fast model: audio slices answer 503.
+     */
+    TRANSCRIPTION_MODEL: optionalStr(),
+    TRANSCRIPTION_PROVIDER: optionalStr(),
+    /** The fast speech provider with speaker numbers (a diarizing model of the broker's catalog): used when set. */
+    TRANSCRIPTION_FAST_MODEL: optionalStr(),
+    TRANSCRIPTION_FAST_PROVIDER: optionalStr(),
+    /** One transcription call through the broker, connection to last byte. */
+    TRANSCRIPTION_TIMEOUT_MS: int(120_000, 1_000, 900_000),
   });
 
 export type WorkspaceConfig = ReturnType<typeof workspaceConfig>;

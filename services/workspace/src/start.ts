@@ -6,6 +6,8 @@ import { HttpCommunications } from './clients/communications.ts';
 import { HttpDocuments } from './clients/documents.ts';
 import { HttpIntelligence } from './clients/intelligence.ts';
 import { HttpRecorder } from './clients/recorder.ts';
+import { transcriberFromConfig } from './clients/transcription-config.ts';
+import { RecordingTranscriber } from './commands/recording-flow.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
 import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { startConsumers } from './consumers/index.ts';
@@ -26,6 +28,14 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
   const model = config.BROKER_URL
     ? new BrokerModelClient({ baseUrl: config.BROKER_URL, serviceToken: config.SERVICE_TOKEN })
     : undefined;
+  const documents = config.DOCUMENTS_URL
+    ? new HttpDocuments({
+        baseUrl: config.DOCUMENTS_URL,
+        serviceToken: config.SERVICE_TOKEN,
+        storageAccount: config.OUTPUTS_STORAGE_ACCOUNT,
+      })
+    : undefined;
+  const transcriber = transcriberFromConfig(config);
   const app = await buildApp({
     database: runtime.database,
     authenticator: runtime.authenticator,
@@ -38,13 +48,8 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     }),
     redactionApprovalKey: config.REDACTION_APPROVAL_KEY,
     model,
-    documents: config.DOCUMENTS_URL
-      ? new HttpDocuments({
-          baseUrl: config.DOCUMENTS_URL,
-          serviceToken: config.SERVICE_TOKEN,
-          storageAccount: config.OUTPUTS_STORAGE_ACCOUNT,
-        })
-      : undefined,
+    documents,
+    transcriber,
     communications: config.COMMUNICATIONS_URL
       ? new HttpCommunications({ baseUrl: config.COMMUNICATIONS_URL, serviceToken: config.SERVICE_TOKEN })
       : undefined,
@@ -59,6 +64,13 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     onError: (e) => app.log.warn({ err: e }, 'summary writer'),
   });
   summaries.start(SUMMARY_INTERVAL_MS);
+  // Recording files to transcribe whole (the closing call leaves them pending): a durable step.
+  const recordings = new RecordingTranscriber(runtime.database.db, {
+    transcriber,
+    documents,
+    onError: (e) => app.log.warn({ err: e }, 'recording transcriber'),
+  });
+  recordings.start();
   // Chat workers and meeting-bot jobs, each only when configured.
   const stopWorkers = startWorkers(config, runtime.database, app.log);
   // Its own subscribers: audit on every domain and the intelligence knowledge queue.
@@ -68,6 +80,7 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
     ...served,
     async close(o?: { graceMs?: number }) {
       await summaries.stop();
+      await recordings.stop();
       await stopWorkers();
       await stopConsumers();
       await served.close(o);
