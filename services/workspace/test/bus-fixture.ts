@@ -33,8 +33,13 @@ export async function testBus(): Promise<{ bus: Bus; real: boolean; tag: string 
   return { bus, real: true, tag };
 }
 
-export const waitFor = async <T>(f: () => Promise<T | undefined> | T | undefined, what: string, tries = 400) => {
-  for (let i = 0; i < tries; i++) {
+/**
+ * Waits for asynchronous delivery: polls `f` until it gives a value, for at most a minute (a loaded
+ * machine delivers slowly; nothing here depends on how fast).
+ */
+export const waitFor = async <T>(f: () => Promise<T | undefined> | T | undefined, what: string, ms = 60_000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
     const v = await f();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 25));

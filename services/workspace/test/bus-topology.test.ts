@@ -3,7 +3,7 @@ import { type Bus, type BusMessage, consumersOf, emit, OutboxPublisher, topicsOf
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_INTELLIGENCE_ACK_WAIT_MS, WORKSPACE_TOPOLOGY } from '../src/bus-topology.ts';
 import { events } from '../src/events.ts';
-import { testBus, waitFor } from './bus-fixture.ts';
+import { natsUrl, testBus, waitFor } from './bus-fixture.ts';
 import { type Harness, harness } from './harness.ts';
 
 const subscribersOf = (domain: keyof typeof WORKSPACE_TOPOLOGY.domains) =>
@@ -11,10 +11,9 @@ const subscribersOf = (domain: keyof typeof WORKSPACE_TOPOLOGY.domains) =>
 
 let h: Harness;
 let bus: Bus;
-let real = false;
 beforeAll(async () => {
   h = await harness();
-  ({ bus, real } = await testBus());
+  ({ bus } = await testBus());
   await bus.declare?.(WORKSPACE_TOPOLOGY);
 });
 afterAll(async () => {
@@ -70,7 +69,7 @@ describe('the workspace bus topology', () => {
     ]);
   });
 
-  it(`19 WS-589 a nak redelivers the message to the same consumer (${real ? 'JetStream' : 'in-process bus'})`, async () => {
+  it(`19 WS-589 a nak redelivers the message to the same consumer (${natsUrl ? 'JetStream' : 'in-process bus'})`, async () => {
     const tag = randomUUID();
     const seen: BusMessage[] = [];
     let attempts = 0;

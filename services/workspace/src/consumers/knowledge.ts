@@ -43,7 +43,9 @@ export async function startKnowledgeConsumer(
     `${KNOWLEDGE_QUEUE.service}.${KNOWLEDGE_QUEUE.domain}.>`,
     consumerName(KNOWLEDGE_QUEUE.domain, KNOWLEDGE_QUEUE.subscriber),
     async (m) => {
-      onHandled?.(m, await handleKnowledgeMessage(db, m, clock()));
+      // Handled first: an optional call would skip evaluating its arguments.
+      const outcome = await handleKnowledgeMessage(db, m, clock());
+      onHandled?.(m, outcome);
     },
   );
 }

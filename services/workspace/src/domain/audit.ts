@@ -48,8 +48,10 @@ export function describeEvent(e: EventEnvelope): string {
   const what = `${domain.charAt(0).toUpperCase()}${domain.slice(1)} ${rest.join(' ').replace(/_/g, ' ')}`.trim();
   const data = (e.data && typeof e.data === 'object' ? e.data : {}) as Record<string, unknown>;
   const actor = typeof data.actor === 'string' ? data.actor : undefined;
+  // The project first, when there is one: the row reads "what, by whom, where, to what".
   const fields = Object.entries(data)
     .filter(([k]) => k !== 'actor')
+    .sort(([a], [b]) => Number(b === 'projectId') - Number(a === 'projectId'))
     .map(([k, v]) => `${words(k)} ${short(v)}`);
   return `${what}${actor ? ` by ${actor}` : ''}${fields.length ? `: ${fields.join(', ')}` : ''}`;
 }
