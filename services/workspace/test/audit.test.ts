@@ -49,7 +49,7 @@ afterAll(async () => {
 const publish = () => new OutboxPublisher(h.db, bus, { pollMs: 1_000 }).drain();
 /** The ids of the outbox events on core topics (what audit reads). */
 const coreEventIds = async () =>
-  (await h.events()).filter((e) => !e.restricted).map((e) => (e.payload as EventEnvelope).id);
+  (await h.events()).filter((e) => !e.restricted).map((e) => (e.payload as unknown as EventEnvelope).id);
 const auditRows = async (ids: string[]) => countAuditRows(h.db, ids);
 const untilAudited = (ids: string[]) =>
   waitFor(async () => ((await auditRows(ids)) === ids.length ? true : undefined), 'audit rows');
@@ -90,9 +90,9 @@ describe(`audit (${natsUrl ? 'JetStream' : 'in-process bus'})`, () => {
   it('19 WS-472 a redelivered event (its acknowledgement lost) writes no second row', async () => {
     const p = await h.project();
     const [created] = (await h.events('project.created')).filter(
-      (e) => (e.payload as EventEnvelope<{ projectId: string }>).data.projectId === p.id,
+      (e) => (e.payload as unknown as EventEnvelope<{ projectId: string }>).data.projectId === p.id,
     );
-    const id = (created.payload as EventEnvelope).id;
+    const id = (created.payload as unknown as EventEnvelope).id;
     loseAckOf.add(id);
     await publish();
     await waitFor(() => (acked.filter((a) => a.id === id).length >= 2 ? true : undefined), 'the redelivery');
@@ -113,7 +113,7 @@ describe(`audit (${natsUrl ? 'JetStream' : 'in-process bus'})`, () => {
     ]);
     const ids = (await h.events())
       .filter((e) => JSON.stringify(e.payload).includes(evidenceId))
-      .map((e) => (e.payload as EventEnvelope).id);
+      .map((e) => (e.payload as unknown as EventEnvelope).id);
     expect(ids).toHaveLength(3);
     await publish();
     await waitFor(() => (ids.every((id) => acked.some((a) => a.id === id)) ? true : undefined), 'acks');
