@@ -382,7 +382,7 @@ CREATE TABLE workspace.decisions (
     superseded_by uuid,
     archived_at timestamp with time zone,
     updated_at timestamp with time zone,
-    CONSTRAINT decisions_check CHECK (((status = 'proposed'::text) = ((approved_at IS NULL) AND (approved_by IS NULL)))),
+    CONSTRAINT decisions_check CHECK ((((status <> ALL (ARRAY['approved'::text, 'superseded'::text])) OR ((approved_at IS NOT NULL) AND (approved_by IS NOT NULL))) AND ((status <> 'proposed'::text) OR ((approved_at IS NULL) AND (approved_by IS NULL))))),
     CONSTRAINT decisions_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'approved'::text, 'superseded'::text, 'archived'::text]))),
     CONSTRAINT decisions_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
 );
@@ -502,6 +502,19 @@ CREATE TABLE workspace.evidence_speakers (
 );
 
 --
+-- Name: evidence_summaries; Type: TABLE; Schema: workspace; Owner: -
+--
+
+CREATE TABLE workspace.evidence_summaries (
+    evidence_id uuid NOT NULL,
+    summary text,
+    written_at timestamp with time zone,
+    failed_attempts integer DEFAULT 0 NOT NULL,
+    last_failure text,
+    last_attempt_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: evidence_utterances; Type: TABLE; Schema: workspace; Owner: -
 --
 
@@ -553,7 +566,7 @@ CREATE TABLE workspace.flow_tool_repositories (
     private boolean NOT NULL,
     archived boolean NOT NULL,
     default_branch text,
-    pushed_at timestamp with time zone,
+    updated_at timestamp with time zone,
     synced_at timestamp with time zone NOT NULL
 );
 
@@ -1438,6 +1451,13 @@ ALTER TABLE ONLY workspace.evidence_speakers
     ADD CONSTRAINT evidence_speakers_pkey PRIMARY KEY (evidence_id, label);
 
 --
+-- Name: evidence_summaries evidence_summaries_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_summaries
+    ADD CONSTRAINT evidence_summaries_pkey PRIMARY KEY (evidence_id);
+
+--
 -- Name: evidence_utterances evidence_utterances_pkey; Type: CONSTRAINT; Schema: workspace; Owner: -
 --
 
@@ -2317,6 +2337,13 @@ ALTER TABLE ONLY workspace.evidence
 
 ALTER TABLE ONLY workspace.evidence_speakers
     ADD CONSTRAINT evidence_speakers_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
+
+--
+-- Name: evidence_summaries evidence_summaries_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -
+--
+
+ALTER TABLE ONLY workspace.evidence_summaries
+    ADD CONSTRAINT evidence_summaries_evidence_id_fkey FOREIGN KEY (evidence_id) REFERENCES workspace.evidence(id) ON DELETE CASCADE;
 
 --
 -- Name: evidence_utterances evidence_utterances_evidence_id_fkey; Type: FK CONSTRAINT; Schema: workspace; Owner: -

@@ -86,6 +86,17 @@ CREATE TABLE flow_tool_repositories (
   private boolean NOT NULL,
   archived boolean NOT NULL,
   default_branch text,
-  pushed_at timestamptz,
+  updated_at timestamptz,
   synced_at timestamptz NOT NULL
+);
+
+-- meeting-summaries: one summary per meeting or recording (helper A's evidence, 0011), written
+-- through the broker; a failed attempt is counted and the next run tries again.
+CREATE TABLE evidence_summaries (
+  evidence_id uuid PRIMARY KEY REFERENCES evidence (id) ON DELETE CASCADE,
+  summary text,
+  written_at timestamptz,
+  failed_attempts integer NOT NULL DEFAULT 0,
+  last_failure text,
+  last_attempt_at timestamptz NOT NULL
 );

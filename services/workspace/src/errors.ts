@@ -78,6 +78,11 @@ export const ERRORS = defineErrors({
   // Decisions and data sources (issue 16); their titles and names answer invalid_title and invalid_name.
   decision_not_found: { status: 404, meaning: 'No such decision on this project' },
   decision_already_approved: { status: 409, meaning: 'The decision is already approved' },
+  decision_closed: { status: 409, meaning: 'The decision is superseded or archived: it no longer changes' },
+  invalid_supersedes: {
+    status: 422,
+    meaning: 'supersedes names no approved decision of this project other than the one approved',
+  },
   invalid_detail: { status: 422, meaning: "A decision's detail is more than 20,000 characters trimmed" },
   data_source_exists: { status: 409, meaning: 'A data source of this kind and reference is already connected' },
   invalid_reference: {
@@ -358,6 +363,20 @@ export const ERRORS = defineErrors({
     status: 409,
     meaning:
       'The upload is more than seven days old: storage has dropped its uncommitted blocks, so it takes no new URL',
+  },
+
+  // Internal jobs (issue 19).
+  summaries_failed: {
+    status: 502,
+    meaning: 'meeting-summaries: every summary the run tried failed at the model broker; each is tried again next run',
+  },
+  flow_tools_not_configured: {
+    status: 503,
+    meaning: 'flow-tools-sync: no organization (FLOW_TOOLS_GITHUB_ORG) or no GitHub client is configured; nothing read',
+  },
+  code_host_unavailable: {
+    status: 502,
+    meaning: "flow-tools-sync: GitHub refused or failed listing the organization's repositories; nothing recorded",
   },
 });
 export type ErrorCode = keyof typeof ERRORS;

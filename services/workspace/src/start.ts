@@ -4,8 +4,11 @@ import { WORKSPACE_TOPOLOGY } from './bus-topology.ts';
 import { BrokerModelClient } from './clients/broker.ts';
 import { HttpCommunications } from './clients/communications.ts';
 import { HttpDocuments } from './clients/documents.ts';
+import { HttpGithub } from './clients/github.ts';
 import { HttpIntelligence } from './clients/intelligence.ts';
+import { HttpPeople } from './clients/people.ts';
 import { HttpRecorder } from './clients/recorder.ts';
+import { HttpSlack } from './clients/slack.ts';
 import { transcriberFromConfig } from './clients/transcription-config.ts';
 import { RecordingTranscriber } from './commands/recording-flow.ts';
 import { SUMMARY_INTERVAL_MS, SummaryWriter } from './commands/summaries.ts';
@@ -36,16 +39,17 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
       })
     : undefined;
   const transcriber = transcriberFromConfig(config);
+  const intelligence = new HttpIntelligence({
+    baseUrl: config.INTELLIGENCE_URL,
+    serviceToken: config.SERVICE_TOKEN,
+    timeoutMs: config.INTELLIGENCE_TIMEOUT_MS,
+  });
   const app = await buildApp({
     database: runtime.database,
     authenticator: runtime.authenticator,
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
-    intelligence: new HttpIntelligence({
-      baseUrl: config.INTELLIGENCE_URL,
-      serviceToken: config.SERVICE_TOKEN,
-      timeoutMs: config.INTELLIGENCE_TIMEOUT_MS,
-    }),
+    intelligence,
     redactionApprovalKey: config.REDACTION_APPROVAL_KEY,
     model,
     documents,
@@ -57,6 +61,21 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
       config.RECORDER_URL && config.RECORDER_PARTNER_SECRET
         ? new HttpRecorder({ baseUrl: config.RECORDER_URL, partnerSecret: config.RECORDER_PARTNER_SECRET })
         : undefined,
+    // The internal jobs (issue 19): registered only with SCHEDULER_TOKEN.
+    schedulerToken: config.SCHEDULER_TOKEN,
+    jobs: {
+      summarizer: config.SUMMARIZER_RELEASE,
+      questionMessaging: config.QUESTION_MESSAGING_RELEASE,
+      slack: config.SLACK_BOT_TOKEN
+        ? new HttpSlack({ token: config.SLACK_BOT_TOKEN, baseUrl: config.SLACK_API_URL })
+        : undefined,
+      people: config.IDENTITY_URL
+        ? new HttpPeople({ baseUrl: config.IDENTITY_URL, serviceToken: config.SERVICE_TOKEN })
+        : undefined,
+      peopleContext: intelligence,
+      github: new HttpGithub({ baseUrl: config.GITHUB_API_URL, token: config.GITHUB_TOKEN }),
+      flowToolsOrg: config.FLOW_TOOLS_GITHUB_ORG,
+    },
   });
   // Digest lines and context packs are written off the read paths, here, one run at a time.
   const summaries = new SummaryWriter(runtime.database.db, {

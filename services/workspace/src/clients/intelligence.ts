@@ -94,6 +94,60 @@ export interface Intelligence {
   related(req: RelatedRequest, onBehalfOf: string): Promise<IntelligenceAnswer<RelatedResult>>;
 }
 
+/**
+ * The people endpoints person-context-refresh reads (issue 19; contract in docs/decisions.md,
+ * "Internal jobs: person context"): the roster, a person's sources in a window, and what a
+ * reread of some of them shows (assignments: a person on a project in a role).
+ */
+export const RosterResult = Type.Object({
+  people: Type.Array(
+    Type.Object({ person_id: Type.String({ minLength: 1 }), email: Type.String(), name: Type.String() }),
+  ),
+});
+export type RosterResult = Static<typeof RosterResult>;
+
+export const PersonSourcesRequest = Type.Object({
+  person_id: Type.String(),
+  /** Sources updated within this many days. */
+  window_days: Type.Integer({ minimum: 1 }),
+});
+export type PersonSourcesRequest = Static<typeof PersonSourcesRequest>;
+
+export const PersonSourcesResult = Type.Object({
+  sources: Type.Array(
+    Type.Object({
+      source_id: Type.String({ minLength: 1 }),
+      kind: Type.String(),
+      /** When the source last changed (ISO 8601): a source whose value is unchanged is not reread. */
+      updated_at: Type.String(),
+    }),
+  ),
+});
+export type PersonSourcesResult = Static<typeof PersonSourcesResult>;
+
+export const PersonContextRequest = Type.Object({ person_id: Type.String(), source_ids: Type.Array(Type.String()) });
+export type PersonContextRequest = Static<typeof PersonContextRequest>;
+
+export const PersonContextResult = Type.Object({
+  assignments: Type.Array(
+    Type.Object({
+      assignment_id: Type.String({ minLength: 1 }),
+      project_id: Type.String(),
+      role: Type.String(),
+    }),
+  ),
+});
+export type PersonContextResult = Static<typeof PersonContextResult>;
+
+export interface PeopleContext {
+  /** POST /v1/people/roster: every person the intelligence service knows. */
+  roster(): Promise<IntelligenceAnswer<RosterResult>>;
+  /** POST /v1/people/sources: a person's sources updated within the window. */
+  personSources(req: PersonSourcesRequest): Promise<IntelligenceAnswer<PersonSourcesResult>>;
+  /** POST /v1/people/context: rereads these sources; the assignments they show. */
+  personContext(req: PersonContextRequest): Promise<IntelligenceAnswer<PersonContextResult>>;
+}
+
 export interface IntelligenceOptions {
   /** INTELLIGENCE_URL; unset: every call answers {ok: false, reason: 'unconfigured'}. */
   baseUrl?: string;
@@ -107,7 +161,7 @@ export interface IntelligenceOptions {
 export const DEFAULT_INTELLIGENCE_TIMEOUT_MS = 2_000;
 
 /** The HTTP client of the intelligence service. */
-export class HttpIntelligence implements Intelligence {
+export class HttpIntelligence implements Intelligence, PeopleContext {
   constructor(private readonly o: IntelligenceOptions) {}
 
   suggestProjects(req: SuggestProjectsRequest, onBehalfOf: string) {
@@ -122,11 +176,24 @@ export class HttpIntelligence implements Intelligence {
     return this.post('/v1/conversations/related', req, onBehalfOf, RelatedResult);
   }
 
+  // The people endpoints are the workspace's own calls (a scheduled job): on behalf of no person.
+  roster() {
+    return this.post('/v1/people/roster', {}, undefined, RosterResult);
+  }
+
+  personSources(req: PersonSourcesRequest) {
+    return this.post('/v1/people/sources', req, undefined, PersonSourcesResult);
+  }
+
+  personContext(req: PersonContextRequest) {
+    return this.post('/v1/people/context', req, undefined, PersonContextResult);
+  }
+
   /** One call: JSON in, the platform envelope's payload.data (or a bare body) out, checked against `result`. */
   private async post<S extends TSchema>(
     path: string,
     body: unknown,
-    onBehalfOf: string,
+    onBehalfOf: string | undefined,
     result: S,
   ): Promise<IntelligenceAnswer<Static<S>>> {
     if (!this.o.baseUrl) return { ok: false, reason: 'unconfigured' };
@@ -140,7 +207,7 @@ export class HttpIntelligence implements Intelligence {
         headers: {
           'content-type': 'application/json',
           ...(this.o.serviceToken ? { 'x-platform-service-token': this.o.serviceToken } : {}),
-          'x-platform-on-behalf-of': onBehalfOf,
+          ...(onBehalfOf ? { 'x-platform-on-behalf-of': onBehalfOf } : {}),
         },
         body: JSON.stringify(body),
         signal,

@@ -59,11 +59,11 @@ export async function heartbeat(ctx: CommandCtx, id: string): Promise<Session> {
   return recordHeartbeat(ctx.trx, session.id, ctx.now);
 }
 
-/** Ends a session; ending an ended one changes nothing. Emits conversation.session_ended. */
+/** Ends a session; ending an ended (or expired) one changes nothing. Emits conversation.session_ended. */
 export async function finishSession(ctx: CommandCtx, id: string): Promise<Session> {
   const { trx, principal, now } = ctx;
   const { session, conversation } = await sessionForWrite(ctx, id);
-  if (session.status === 'ended') return session;
+  if (session.status !== 'active') return session;
   const ended = await endSession(trx, session.id, principal.id, now);
   await ctx.emit({
     type: 'conversation.session_ended',

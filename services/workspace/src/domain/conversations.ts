@@ -146,14 +146,15 @@ export function conversationChanges(
 }
 
 /** Agent sessions. */
-export const SESSION_STATUSES = ['active', 'ended'] as const;
+/** expired: the session went quiet (no heartbeat) and expire-sessions ended it (issue 19). */
+export const SESSION_STATUSES = ['active', 'ended', 'expired'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const sessionNotFound = () => notFound('Agent session', 'session_not_found');
 
-/** A heartbeat on an ended session: 409 session_ended (start a new one). */
+/** A heartbeat on an ended or expired session: 409 session_ended (start a new one). */
 export function requireLiveSession(s: { status: SessionStatus }): void {
-  if (s.status === 'ended') throw conflict('session_ended', 'The agent session has ended; start a new one');
+  if (s.status !== 'active') throw conflict('session_ended', 'The agent session has ended; start a new one');
 }
 
 /** Redactions. */

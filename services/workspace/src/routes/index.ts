@@ -13,6 +13,7 @@ import { handoffRoutes } from './handoffs.ts';
 import { itemEditRoutes } from './item-edits.ts';
 import { itemTypeRoutes } from './item-types.ts';
 import { itemRoutes } from './items.ts';
+import { jobRoutes } from './jobs.ts';
 import { meetingRoutes } from './meetings.ts';
 import { memberRoutes } from './members.ts';
 import { noteRoutes } from './notes.ts';
@@ -57,4 +58,5 @@ export const ROUTES: Routes = [
   ...evidenceRoutes,
   ...recorderFileRoutes,
   ...auditRoutes,
+  ...jobRoutes,
 ];

@@ -147,7 +147,10 @@ export const Session = Type.Object({
   id: Uuid,
   conversation_id: Uuid,
   agent: Type.String(),
-  status: literals(SESSION_STATUSES, 'active or ended'),
+  status: literals(
+    SESSION_STATUSES,
+    'active, ended, or expired (no heartbeat for 30 minutes: expire-sessions ended it)',
+  ),
   started_by: PrincipalId,
   started_at: Timestamp,
   last_heartbeat_at: Timestamp,

@@ -300,6 +300,15 @@ export interface EvidenceSpeakers {
   principal_id: string | null;
 }
 
+export interface EvidenceSummaries {
+  evidence_id: string;
+  failed_attempts: Generated<number>;
+  last_attempt_at: Timestamp;
+  last_failure: string | null;
+  summary: string | null;
+  written_at: Timestamp | null;
+}
+
 export interface EvidenceUtterances {
   created_at: Timestamp;
   evidence_id: string;
@@ -333,9 +342,9 @@ export interface FlowToolRepositories {
   default_branch: string | null;
   full_name: string;
   private: boolean;
-  pushed_at: Timestamp | null;
   repo_id: number;
   synced_at: Timestamp;
+  updated_at: Timestamp | null;
 }
 
 export interface GoalCheckinMessages {
@@ -824,6 +833,7 @@ export interface DB {
   evidence_participants: EvidenceParticipants;
   evidence_slack_sync_cursor: EvidenceSlackSyncCursor;
   evidence_speakers: EvidenceSpeakers;
+  evidence_summaries: EvidenceSummaries;
   evidence_utterances: EvidenceUtterances;
   file_uploads: FileUploads;
   flow_tool_repositories: FlowToolRepositories;

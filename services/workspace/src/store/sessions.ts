@@ -72,3 +72,46 @@ export async function endSession(trx: Db, id: string, by: string, now: Date): Pr
     .executeTakeFirstOrThrow();
   return toSession(row);
 }
+
+/**
+ * expire-sessions (issue 19): active sessions whose last heartbeat is before `idleBefore` read
+ * expired from now on (ended_at: now, ended_by: who expired them); the ids expired.
+ */
+export async function expireIdleSessions(
+  trx: Db,
+  idleBefore: Date,
+  by: string,
+  now: Date,
+): Promise<{ id: string; conversation_id: string; project_id: string | null }[]> {
+  const rows = await trx
+    .updateTable('agent_sessions')
+    .set({ status: 'expired', ended_at: now, ended_by: by })
+    .where('status', '=', 'active')
+    .where('last_heartbeat_at', '<', idleBefore)
+    .returning(['id', 'conversation_id'])
+    .execute();
+  if (rows.length === 0) return [];
+  const projects = await trx
+    .selectFrom('conversations')
+    .select(['id', 'project_id'])
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.conversation_id),
+    )
+    .execute();
+  const projectOf = new Map(projects.map((p) => [p.id, p.project_id]));
+  return rows.map((r) => ({ ...r, project_id: projectOf.get(r.conversation_id) ?? null }));
+}
+
+/** The sessions of a conversation that are active: who is in the conversation now. */
+export async function activeSessions(db: Db, conversationId: string): Promise<Session[]> {
+  const rows = await db
+    .selectFrom('agent_sessions')
+    .select(SESSION_COLUMNS)
+    .where('conversation_id', '=', conversationId)
+    .where('status', '=', 'active')
+    .orderBy('started_at')
+    .execute();
+  return rows.map(toSession);
+}
