@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, EDITOR, type Harness, harness } from './harness.ts';
+import { asScheduler, SCHEDULER } from './jobs-helpers.ts';
 
 /** The committed schedule the platform scheduler runs (services/workspace/deploy/schedule.json). */
 const schedule = JSON.parse(readFileSync(new URL('../deploy/schedule.json', import.meta.url), 'utf8')) as {
@@ -10,9 +11,6 @@ const schedule = JSON.parse(readFileSync(new URL('../deploy/schedule.json', impo
   manual: { name: string; path: string }[];
 };
 const cronOf = (path: string) => schedule.jobs.filter((j) => j.path.split('?')[0] === path).map((j) => j.cron);
-
-export const SCHEDULER = 'workspace-harness-scheduler-token';
-export const asScheduler = { headers: { 'x-platform-scheduler-token': SCHEDULER } };
 
 const JOBS = [
   'expire-sessions',
