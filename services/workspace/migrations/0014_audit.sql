@@ -30,8 +30,11 @@ ALTER TABLE decisions DROP CONSTRAINT IF EXISTS decisions_status_check;
 ALTER TABLE decisions ADD CONSTRAINT decisions_status_check
   CHECK (status IN ('proposed', 'approved', 'superseded', 'archived'));
 ALTER TABLE decisions DROP CONSTRAINT IF EXISTS decisions_check;
+-- Approved and superseded decisions were approved; a proposed one was not; an archived one may
+-- have been either (an owner archives a proposal to withdraw it).
 ALTER TABLE decisions ADD CONSTRAINT decisions_check
-  CHECK ((status = 'proposed') = (approved_at IS NULL AND approved_by IS NULL));
+  CHECK ((status NOT IN ('approved', 'superseded') OR (approved_at IS NOT NULL AND approved_by IS NOT NULL))
+    AND (status <> 'proposed' OR (approved_at IS NULL AND approved_by IS NULL)));
 -- The approved decision this one replaces once approved.
 ALTER TABLE decisions ADD COLUMN supersedes uuid REFERENCES decisions (id);
 ALTER TABLE decisions ADD COLUMN superseded_by uuid REFERENCES decisions (id);

@@ -458,6 +458,38 @@ export const events = defineEvents('workspace', {
       actor: Actor,
     }),
   },
+  // Facts (issue 19; the fact domain, read by intelligence and audit): an approved decision is a
+  // fact of its project. Ids and field names only; the intelligence service reads the text by id.
+  'fact.recorded': {
+    description: 'A decision was approved: a new fact of its project (knowledge derives claims from its text)',
+    payload: Type.Object({
+      factId: Id,
+      projectId: Id,
+      kind: Type.String({ description: 'What the fact is: decision' }),
+      supersedes: Type.Union([Id, Type.Null()], { description: 'The fact it replaces, if any' }),
+      actor: Actor,
+    }),
+  },
+  'fact.updated': {
+    description: "An approved decision's text was edited (knowledge derives its claims again)",
+    payload: Type.Object({ factId: Id, projectId: Id, kind: Type.String(), changedFields: FieldNames, actor: Actor }),
+  },
+  'fact.superseded': {
+    description: 'An approved decision was replaced by a newer one (knowledge withdraws its derived claims)',
+    payload: Type.Object({ factId: Id, projectId: Id, kind: Type.String(), supersededBy: Id, actor: Actor }),
+  },
+  'fact.archived': {
+    description: 'An approved decision was archived by an owner (knowledge withdraws its derived claims)',
+    payload: Type.Object({ factId: Id, projectId: Id, kind: Type.String(), actor: Actor }),
+  },
+  'project.decision_updated': {
+    description: "A decision's title or detail was edited (field names only)",
+    payload: Type.Object({ projectId: Id, decisionId: Id, changedFields: FieldNames, actor: Actor }),
+  },
+  'project.decision_archived': {
+    description: 'A decision was archived (a proposed one withdrawn, or an approved one retired)',
+    payload: Type.Object({ projectId: Id, decisionId: Id, actor: Actor }),
+  },
 });
 
 export type WorkspaceEvent = EventOf<typeof events>;

@@ -1,7 +1,7 @@
 import { uuidv7 } from '@platform/kit';
-import { decisionDetail, decisionNotFound, decisionTitle, requireProposed } from '../domain/decisions.ts';
+import { decisionDetail, decisionTitle } from '../domain/decisions.ts';
 import type { Decision, DecisionInput } from '../schemas/decisions.ts';
-import { approveDecision as approveRow, findDecision, insertDecision } from '../store/decisions.ts';
+import { insertDecision } from '../store/decisions.ts';
 import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
@@ -25,22 +25,4 @@ export async function proposeDecision(ctx: CommandCtx, projectId: string, input:
     data: { projectId: project.id, decisionId: decision.id, actor: principal.id },
   });
   return decision;
-}
-
-/**
- * Approves a proposed decision (owners: approving binds the project, as settings and goals do). An
- * approved one is 409 decision_already_approved; one on another project 404 decision_not_found.
- */
-export async function approveDecision(ctx: CommandCtx, projectId: string, decisionId: string): Promise<Decision> {
-  const { trx, principal, now } = ctx;
-  const { project } = await projectForWrite(ctx, projectId, 'owner');
-  const decision = await findDecision(trx, project.id, decisionId, { lock: true });
-  if (!decision) throw decisionNotFound();
-  requireProposed(decision.status);
-  const approved = await approveRow(trx, decision.id, principal.id, now);
-  await ctx.emit({
-    type: 'project.decision_approved',
-    data: { projectId: project.id, decisionId: decision.id, actor: principal.id },
-  });
-  return approved;
 }

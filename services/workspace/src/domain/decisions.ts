@@ -5,7 +5,7 @@ import { trimmedText } from './text.ts';
  * Decisions (spec 2, Projects and tasks: "decision title is 1 to 200 characters"): proposed by an
  * editor, approved by an owner (docs/decisions.md, workspace "Decisions and data sources").
  */
-export const DECISION_STATUSES = ['proposed', 'approved'] as const;
+export const DECISION_STATUSES = ['proposed', 'approved', 'superseded', 'archived'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
 export const DECISION_TITLE_MAX = 200;
@@ -34,7 +34,18 @@ export function decisionDetail(raw: string | undefined): string {
 
 /** Only a proposed decision is approved; approving an approved one is 409 decision_already_approved. */
 export function requireProposed(status: string): void {
+  requireOpen(status);
   if (status !== 'proposed') {
     throw conflict('decision_already_approved', 'The decision is already approved');
   }
 }
+
+/** A superseded or archived decision no longer changes: 409 decision_closed. */
+export function requireOpen(status: string): void {
+  if (status === 'superseded' || status === 'archived') {
+    throw conflict('decision_closed', `The decision is ${status}: it no longer changes`);
+  }
+}
+
+/** What a decision is as a fact (fact.* events' kind). */
+export const FACT_KIND = 'decision';

@@ -1,12 +1,20 @@
 import { Envelope, OptionalDataCommand, PageEnvelope, pageMeta, pageRequest } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
 import { connectDataSource } from '../commands/data-sources.ts';
-import { approveDecision, proposeDecision } from '../commands/decisions.ts';
+import { approveDecisionAsFact, archiveDecision, editDecision } from '../commands/decision-facts.ts';
+import { proposeDecision } from '../commands/decisions.ts';
 import { DATA_SOURCE_PAGE } from '../domain/data-sources.ts';
 import { DECISION_PAGE, decisionNotFound } from '../domain/decisions.ts';
 import { AsMemberHeaders, Command, ProjectParams } from '../schemas/common.ts';
 import { DataSource, DataSourceInput, DataSourceListQuery } from '../schemas/data-sources.ts';
-import { Decision, DecisionInput, DecisionListQuery, DecisionParams } from '../schemas/decisions.ts';
+import {
+  ApproveDecisionInput,
+  Decision,
+  DecisionInput,
+  DecisionListQuery,
+  DecisionParams,
+  DecisionPatch,
+} from '../schemas/decisions.ts';
 import { listDataSources } from '../store/data-sources.ts';
 import { findDecision, listDecisions } from '../store/decisions.ts';
 import { type Routes, readableProject, route } from './deps.ts';
@@ -78,16 +86,67 @@ export const decisionRoutes: Routes = [
     url: '/v1/projects/:id/decisions/:decisionId/approve',
     action: 'use',
     tags,
-    summary: 'Approve a proposed decision (owners); no data',
+    summary: 'Approve a proposed decision (owners): it becomes a fact of the project; data optional',
     description:
-      'An approved decision is 409 decision_already_approved. Publishes project.decision_approved (ids only), ' +
-      'which adds a decision.approved activity row.',
+      'An approved decision is 409 decision_already_approved; a superseded or archived one 409 decision_closed. ' +
+      'Publishes project.decision_approved (ids only), which adds a decision.approved activity row, and ' +
+      'fact.recorded. data.supersedes names an approved decision of the project this one replaces: it reads ' +
+      'superseded (superseded_by this one) and fact.superseded is published for it; anything else is 422 ' +
+      'invalid_supersedes.',
+    params: DecisionParams,
+    body: OptionalDataCommand(ApproveDecisionInput),
+    emptyBody: true,
+    response: Envelope(Decision),
+    errors: [
+      'project_not_found',
+      'project_archived',
+      'decision_not_found',
+      'decision_already_approved',
+      'decision_closed',
+      'invalid_supersedes',
+    ],
+    run: (ctx, { params, body }) => approveDecisionAsFact(ctx, params.id, params.decisionId, body?.data ?? {}),
+  }),
+
+  route({
+    method: 'PATCH',
+    url: '/v1/projects/:id/decisions/:decisionId',
+    action: 'use',
+    tags,
+    summary: "Edit a decision's title or detail (owners)",
+    description:
+      'Proposed or approved decisions; superseded or archived ones are 409 decision_closed. Publishes ' +
+      'project.decision_updated (changed field names), and fact.updated when the decision is approved (a fact: ' +
+      'knowledge derives its claims again). Unchanged text writes and publishes nothing.',
+    params: DecisionParams,
+    body: Command(DecisionPatch),
+    response: Envelope(Decision),
+    errors: [
+      'project_not_found',
+      'project_archived',
+      'decision_not_found',
+      'decision_closed',
+      'invalid_title',
+      'invalid_detail',
+    ],
+    run: (ctx, { params, body }) => editDecision(ctx, params.id, params.decisionId, body.data),
+  }),
+
+  route({
+    method: 'POST',
+    url: '/v1/projects/:id/decisions/:decisionId/archive',
+    action: 'use',
+    tags,
+    summary: 'Archive a decision (owners): a proposal is withdrawn, an approved decision retired; no data',
+    description:
+      'Publishes project.decision_archived, and fact.archived when the decision was approved (knowledge ' +
+      'withdraws the claims derived from it). Superseded or archived already: 409 decision_closed.',
     params: DecisionParams,
     body: OptionalDataCommand(Type.Object({}, { additionalProperties: false })),
     emptyBody: true,
     response: Envelope(Decision),
-    errors: ['project_not_found', 'project_archived', 'decision_not_found', 'decision_already_approved'],
-    run: (ctx, { params }) => approveDecision(ctx, params.id, params.decisionId),
+    errors: ['project_not_found', 'project_archived', 'decision_not_found', 'decision_closed'],
+    run: (ctx, { params }) => archiveDecision(ctx, params.id, params.decisionId),
   }),
 
   route({

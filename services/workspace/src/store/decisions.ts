@@ -14,6 +14,9 @@ const COLUMNS = [
   'created_at',
   'approved_by',
   'approved_at',
+  'supersedes',
+  'superseded_by',
+  'archived_at',
 ] as const;
 
 const toDecision = (r: Pick<Selectable<Decisions>, (typeof COLUMNS)[number]>): Decision => ({
@@ -27,6 +30,9 @@ const toDecision = (r: Pick<Selectable<Decisions>, (typeof COLUMNS)[number]>): D
   created_at: isoOrThrow(r.created_at),
   approved_by: r.approved_by ?? null,
   approved_at: r.approved_at ? isoOrThrow(r.approved_at) : null,
+  supersedes: r.supersedes ?? null,
+  superseded_by: r.superseded_by ?? null,
+  archived_at: r.archived_at ? isoOrThrow(r.archived_at) : null,
 });
 
 export async function insertDecision(
@@ -55,10 +61,16 @@ export async function findDecision(
   return row ? toDecision(row) : undefined;
 }
 
-export async function approveDecision(trx: Db, id: string, approver: string, now: Date): Promise<Decision> {
+export async function approveDecision(
+  trx: Db,
+  id: string,
+  approver: string,
+  now: Date,
+  supersedes: string | null = null,
+): Promise<Decision> {
   const row = await trx
     .updateTable('decisions')
-    .set({ status: 'approved', approved_by: approver, approved_at: now })
+    .set({ status: 'approved', approved_by: approver, approved_at: now, supersedes, updated_at: now })
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -83,4 +95,40 @@ export async function listDecisions(
     .execute();
   const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
   return { items: rows.map(toDecision), total: Number(total?.n ?? 0) };
+}
+
+/** Marks an approved decision superseded by another. */
+export async function supersedeDecision(trx: Db, id: string, by: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('decisions')
+    .set({ status: 'superseded', superseded_by: by, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Writes a decision's new title and detail. */
+export async function updateDecisionText(
+  trx: Db,
+  id: string,
+  text: { title: string; detail: string },
+  now: Date,
+): Promise<Decision> {
+  const row = await trx
+    .updateTable('decisions')
+    .set({ ...text, updated_at: now })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toDecision(row);
+}
+
+/** Archives a decision. */
+export async function archiveDecisionRow(trx: Db, id: string, now: Date): Promise<Decision> {
+  const row = await trx
+    .updateTable('decisions')
+    .set({ status: 'archived', archived_at: now, updated_at: now })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toDecision(row);
 }
