@@ -6,7 +6,12 @@ import { MIGRATIONS as DOCUMENT_MIGRATIONS } from '../../documents/src/migration
 import type { DB as DocumentsDB } from '../../documents/src/store/db.ts';
 import { LOCAL_TTL, putBlob, testCatalog } from '../../documents/test/harness.ts';
 import { HttpDocuments } from '../src/clients/documents.ts';
-import { BlocksExpiredError, RecordingUpload, type WriteUrl } from '../src/clients/recording-upload.ts';
+import {
+  BlocksExpiredError,
+  RecordingUpload,
+  StorageRefusedError,
+  type WriteUrl,
+} from '../src/clients/recording-upload.ts';
 import { EDITOR, fid, type Harness, harness, OUTSIDER, SERVICE_TOKEN, VIEWER } from './harness.ts';
 
 /**
@@ -299,6 +304,21 @@ describe('the recording upload client', () => {
     await c.commit();
     const r = await register(EDITOR, up.id);
     expect((await documentOf(r.data.document_id)).byte_size).toBe('slice after a sleep'.length);
+  });
+
+  it('19 WS-468 only one extra renewal: a renewed URL refused again is an error, not another renewal', async () => {
+    // Both URLs are signed seven hours in the past: the retry is refused too.
+    docsOffsetMs = -7 * 3600_000;
+    const clientBehind = new Date(Date.now() - 7 * 3600_000);
+    const { up, c, renewCalls } = await client(() => clientBehind);
+    try {
+      await expect(c.putBlock(Buffer.from('a slice'))).rejects.toBeInstanceOf(StorageRefusedError);
+    } finally {
+      docsOffsetMs = 0;
+    }
+    expect(renewCalls).toEqual([up.id]);
+    expect(c.renewals).toEqual({ scheduled: 0, afterRefusal: 1 });
+    expect(c.stagedBlocks).toHaveLength(0);
   });
 
   it('19 WS-469 blocks already written stay valid: staged under one URL, committed under a renewed one', async () => {
