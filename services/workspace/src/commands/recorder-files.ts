@@ -124,22 +124,31 @@ function urlRefused(r: { status: number; code: string; message: string }): never
 }
 
 /**
- * POST /v1/files/upload-url: a write URL for a new blob (WS-460), six hours for a live recording
- * (WS-461), else the documents service's default; the upload is recorded (who, blob, purpose,
- * expiry). A project's file needs an editor (WS-017); a viewer is 403 and nothing is written or
- * asked of the documents service (WS-018).
+ * POST /v1/files/upload-url, before its transaction: a project's file needs an editor (WS-017; a
+ * viewer is 403 and nothing is asked of the documents service: WS-018); then a write URL for a new
+ * blob (WS-460), six hours for a live recording (WS-461), else the documents service's default.
  */
-export async function startFileUpload(
-  ctx: CommandCtx,
+export async function signNewUpload(
+  c: Caller,
   documents: Documents | undefined,
   input: UploadUrlInput,
-): Promise<UploadUrl> {
+): Promise<SignedUrl> {
   if (!documents) throw fileDocumentsNotConfigured();
+  if (input.project_id !== undefined) {
+    const found = await visibleProject(c.db, c.principal, c.asMember, input.project_id);
+    requireRole(found.access, 'editor');
+    requireActiveProject(found.project);
+  }
+  const url = await documents.uploadUrl(input.filename, { ttlSeconds: uploadTtlSeconds(input.purpose ?? 'file') });
+  if (!url.ok) urlRefused(url);
+  return url.data;
+}
+
+/** The upload-url transaction: the project rechecked for this write, the upload recorded (who, blob, purpose, expiry). */
+export async function startFileUpload(ctx: CommandCtx, input: UploadUrlInput, signed: SignedUrl): Promise<UploadUrl> {
   const { trx, principal, now } = ctx;
   const purpose: UploadPurpose = input.purpose ?? 'file';
   if (input.project_id !== undefined) await projectForWrite(ctx, input.project_id, 'editor');
-  const url = await documents.uploadUrl(input.filename, { ttlSeconds: uploadTtlSeconds(purpose) });
-  if (!url.ok) urlRefused(url);
   const upload = await insertFileUpload(
     trx,
     {
@@ -149,14 +158,14 @@ export async function startFileUpload(
       purpose,
       filename: input.filename,
       content_type: input.content_type ?? 'application/octet-stream',
-      storage_account: url.data.storage_account,
-      container: url.data.container,
-      blob_name: url.data.blob_name,
-      expires_at: url.data.sas_expires_at,
+      storage_account: signed.storage_account,
+      container: signed.container,
+      blob_name: signed.blob_name,
+      expires_at: signed.sas_expires_at,
     },
     now,
   );
-  return withUrl(upload, url.data.sas_url);
+  return withUrl(upload, signed.sas_url);
 }
 
 /** Who asks, as the checks before a transaction read them. */

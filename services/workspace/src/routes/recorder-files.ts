@@ -20,6 +20,7 @@ import {
   registerDevice,
   registerDocument,
   renewUpload,
+  signNewUpload,
   signRenewal,
   startFileUpload,
 } from '../commands/recorder-files.ts';
@@ -175,7 +176,18 @@ export const recorderFileRoutes: Routes = [
       'project_not_found',
       'project_archived',
     ],
-    run: (ctx, { body }, deps) => startFileUpload(ctx, deps.documents, body.data),
+    command: true,
+    handler: async (input, deps) => {
+      let signed: SignedUrl | undefined;
+      return runShown(
+        deps,
+        input,
+        async (ctx) => ({ data: await startFileUpload(ctx, input.body.data, signed as SignedUrl), created: true }),
+        async (caller) => {
+          signed = await signNewUpload(caller, deps.documents, input.body.data);
+        },
+      );
+    },
   }),
 
   route({
