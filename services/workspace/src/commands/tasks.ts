@@ -17,8 +17,7 @@ import type { TaskInput } from '../schemas/task-input.ts';
 import type { Task } from '../schemas/tasks.ts';
 import type { Db } from '../store/db.ts';
 import { insertNotification } from '../store/notifications.ts';
-import { takeChangeNumber } from '../store/projects.ts';
-import { insertTask, isGoalOnProject, isProjectMember, topRank } from '../store/tasks.ts';
+import { insertTopTask, isGoalOnProject, isProjectMember } from '../store/tasks.ts';
 import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
 
@@ -74,9 +73,7 @@ export async function createTask(ctx: CommandCtx, projectId: string, input: Task
   const goalId = emptyToNull(input.goal_id) ?? null;
   await checkTaskRefs(trx, project.id, { assignee, goal_id: goalId });
 
-  const rank = await topRank(trx, project.id);
-  const seq = await takeChangeNumber(trx, project.id, 'tasks');
-  const task = await insertTask(
+  const task = await insertTopTask(
     trx,
     {
       id: uuidv7(now.getTime()),
@@ -86,7 +83,6 @@ export async function createTask(ctx: CommandCtx, projectId: string, input: Task
       body: input.body ?? '',
       status_id: status.id,
       category: status.category,
-      rank,
       assignee,
       target_date: emptyToNull(input.target_date) ?? null,
       goal_id: goalId,
@@ -96,7 +92,6 @@ export async function createTask(ctx: CommandCtx, projectId: string, input: Task
       resolution,
       created_by: principal.id,
     },
-    seq,
     now,
   );
 

@@ -126,6 +126,36 @@ export async function insertTask(trx: Db, t: NewTask, changeSeq: number, now: Da
   return toTask(row);
 }
 
+/**
+ * createTask's write in one statement (issue 22.1; was four): the project's next change number,
+ * the task at the top of the project (1024 above the current top, 0 in an empty project) at
+ * version 1, and its first version row. Call under lockProject.
+ */
+export async function insertTopTask(trx: Db, t: Omit<NewTask, 'rank'>, now: Date): Promise<Task> {
+  const closed = isClosedCategory(t.category);
+  const r = await sql<TaskRow>`
+    WITH seq AS (
+      UPDATE projects SET change_seq = change_seq + 1 WHERE id = ${t.project_id} RETURNING change_seq
+    ), task AS (
+      INSERT INTO tasks (id, project_id, type, title, body, status_id, category, rank, assignee, target_date, goal_id,
+        origin, fields, links, resolution, created_by, status_changed_at, version, resolved_at, resolved_by,
+        created_at, updated_at, change_seq)
+      VALUES (${t.id}, ${t.project_id}, ${t.type}, ${t.title}, ${t.body}, ${t.status_id}, ${t.category},
+        (SELECT coalesce(min(rank) - 1024, 0) FROM tasks WHERE project_id = ${t.project_id}),
+        ${t.assignee}, ${t.target_date}, ${t.goal_id}, ${t.origin}, ${JSON.stringify(t.fields)},
+        ${JSON.stringify(t.links)}, ${t.resolution}, ${t.created_by}, ${now}, 1, ${closed ? now : null},
+        ${closed ? t.created_by : null}, ${now}, ${now}, (SELECT change_seq FROM seq))
+      RETURNING ${sql.join(TASK_COLUMNS.map((c) => sql.ref(c)))}
+    ), version AS (
+      INSERT INTO task_versions (task_id, version, type, title, body, fields, links, resolution, author, created_at)
+      SELECT id, version, type, title, body, fields, links, resolution, ${t.created_by}, ${now} FROM task
+    )
+    SELECT * FROM task`.execute(trx);
+  const row = r.rows[0];
+  if (!row) throw new Error(`insertTopTask: project ${t.project_id} is gone`);
+  return toTask(row);
+}
+
 /** What a version row copies from a task: a task row, or a task as the API shows it. */
 export interface VersionSource {
   id: string;
@@ -155,15 +185,6 @@ export async function insertVersion(trx: Db, row: VersionSource, author: string,
       created_at: now,
     })
     .execute();
-}
-
-/** The rank a new top task gets: 1024 above the current top (0 in an empty project). */
-export async function topRank(trx: Db, projectId: string): Promise<number> {
-  const r = await sql<{
-    min: string | null;
-  }>`SELECT min(rank) AS min FROM tasks WHERE project_id = ${projectId}`.execute(trx);
-  const min = r.rows[0]?.min;
-  return min == null ? 0 : Number(min) - 1024;
 }
 
 /** Whether the principal is a member of the project (any role): only members may own tasks. */
