@@ -30,6 +30,9 @@ export const EXCLUDED_FROM_MERGED_SPEC: readonly string[] = ['documents', 'broke
  */
 export const PATHS_EXCLUDED_FROM_MERGED_SPEC: Readonly<Record<string, readonly string[]>> = {
   construction: ['/v1/documents'],
+  // Spec 2 and spec 3 both give their service a GET /v1/audit: the merged document keeps the agents
+  // service's (it came first) and the workspace's own /openapi.json describes its audit rows.
+  workspace: ['/v1/audit'],
 };
 const excludedPath = (service: string, path: string) =>
   (PATHS_EXCLUDED_FROM_MERGED_SPEC[service] ?? []).some((p) => path === p || path.startsWith(`${p}/`));
@@ -95,7 +98,7 @@ export function mergedOpenApi(services: readonly ServiceSpec[], version = '1.0.0
     info: {
       title: 'Platform',
       version,
-      description: `Every /v1 operation of the platform's services; each path names its service's server. Not included: ${EXCLUDED_FROM_MERGED_SPEC.join(', ')} (spec 1, Versioning), and construction's document register (/v1/documents: see construction's own document).`,
+      description: `Every /v1 operation of the platform's services; each path names its service's server. Not included: ${EXCLUDED_FROM_MERGED_SPEC.join(', ')} (spec 1, Versioning), construction's document register (/v1/documents: see construction's own document) and workspace's /v1/audit (see workspace's own document).`,
     },
     tags,
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
