@@ -32,7 +32,7 @@ beforeEach(async () => {
 
 /** A transcribed meeting (helper A's evidence tables) with a few lines. */
 async function meeting(title = `Weekly sync ${tag()}`) {
-  const id = randomUUID();
+  const id: string = randomUUID();
   const now = h.now();
   await h.db
     .insertInto('evidence')
@@ -113,7 +113,9 @@ describe('meeting-summaries', () => {
     expect(r.errors[0]?.code).toBe('summaries_failed');
     expect(await findSummary(h.db, a.id)).toMatchObject({ summary: null, failed_attempts: 1 });
     expect(
-      (await h.events('evidence.summary_ready')).filter((e) => [a.id, b.id].includes(e.payload.data.evidenceId)),
+      (await h.events('evidence.summary_ready')).filter((e) =>
+        [a.id, b.id].includes(String(e.payload.data.evidenceId)),
+      ),
     ).toEqual([]);
     // One failing, one written: not every summary failed.
     let calls = 0;
