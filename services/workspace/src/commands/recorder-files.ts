@@ -216,6 +216,9 @@ export async function signRenewal(c: Caller, documents: Documents | undefined, u
     blobName: upload.blob_name,
   });
   if (!url.ok) urlRefused(url);
+  if (url.data.blob_name !== upload.blob_name) {
+    throw documentsUnavailable(`the renewal signed ${url.data.blob_name}, not ${upload.blob_name}`);
+  }
   return url.data;
 }
 

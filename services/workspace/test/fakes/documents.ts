@@ -17,11 +17,18 @@ export class MemoryDocuments implements Documents {
     this.blobs.set(blobName, Buffer.from(bytes));
   }
 
-  async uploadUrl(filename: string) {
+  async uploadUrl(filename: string, o: { blobName?: string } = {}) {
     const dot = filename.lastIndexOf('.');
     if (dot < 1) return { ok: false as const, status: 422, code: 'filename_extension_required', message: filename };
-    const blob_name = `${filename.slice(0, dot)}_${randomUUID()}${filename.slice(dot)}`;
-    this.blobs.set(blob_name, Buffer.alloc(0));
+    // A renewal signs a blob it minted again, while no document records it.
+    if (o.blobName !== undefined && ![...this.documents.values()].includes(o.blobName) && !this.blobs.has(o.blobName)) {
+      return { ok: false as const, status: 422, code: 'blob_not_service_minted', message: o.blobName };
+    }
+    if (o.blobName !== undefined && [...this.documents.values()].includes(o.blobName)) {
+      return { ok: false as const, status: 409, code: 'blob_already_registered', message: o.blobName };
+    }
+    const blob_name = o.blobName ?? `${filename.slice(0, dot)}_${randomUUID()}${filename.slice(dot)}`;
+    if (o.blobName === undefined) this.blobs.set(blob_name, Buffer.alloc(0));
     return {
       ok: true as const,
       data: {
