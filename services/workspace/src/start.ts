@@ -16,6 +16,7 @@ import { type WorkspaceConfig, workspaceConfig } from './config.ts';
 import { startConsumers } from './consumers/index.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DB } from './store/db.ts';
+import { startConnectors } from './workers/connectors.ts';
 import { startWorkers } from './workers/index.ts';
 
 /** Starts workspace: database and migrations, outbox publisher, HTTP. */
@@ -92,6 +93,8 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
   recordings.start();
   // Chat workers and meeting-bot jobs, each only when configured.
   const stopWorkers = startWorkers(config, runtime.database, app.log);
+  // Code-host workers and the mailbox and file-drive importers, each only when configured.
+  const stopConnectors = startConnectors(config, runtime.database, app.log);
   // Its own subscribers: audit on every domain and the intelligence knowledge queue.
   const stopConsumers = await startConsumers(runtime.bus, runtime.database.db);
   const served = await serve(app, runtime, { port: config.PORT_WORKSPACE, host: config.HOST });
@@ -101,6 +104,7 @@ export async function startWorkspace(config: WorkspaceConfig = workspaceConfig()
       await summaries.stop();
       await recordings.stop();
       await stopWorkers();
+      await stopConnectors();
       await stopConsumers();
       await served.close(o);
     },

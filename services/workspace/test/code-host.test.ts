@@ -7,6 +7,7 @@ import { parseRepositoryAllowlist } from '../src/domain/importers.ts';
 import { MIGRATIONS } from '../src/migrations.ts';
 import type { DB } from '../src/store/db.ts';
 import { type CodeHostOptions, codeHostPass, codeHostWorker } from '../src/workers/code-host.ts';
+import { startConnectors } from '../src/workers/connectors.ts';
 import { type DocumentsOnAzurite, startDocumentsOnAzurite } from './fakes/documents-on-azurite.ts';
 import { type FakeGithub, startFakeGithub } from './fakes/github.ts';
 
@@ -126,5 +127,21 @@ describe('code-host workers', () => {
     expect(await docs.text(ready?.document_id ?? '')).toContain('Now ready');
     // A second pass finds nothing new: nothing stored twice.
     expect(await codeHostPass('pulls', options('acme/api'))).toMatchObject({ stored: 0, failed: 0 });
+  });
+
+  it('19 WS-522 WS-523 the service starts a code-host worker only for a non-empty list, and stopping it ends its pass', async () => {
+    seed();
+    const log = { info: () => {}, warn: () => {} };
+    const base = { GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN, DOCUMENTS_URL: docs.url };
+    // Nothing configured: nothing started, nothing read.
+    await startConnectors(workspaceConfig(base), database, log)();
+    expect(github.requests).toEqual([]);
+    // The pull-request worker with one repository: its first pass runs, stop waits for it.
+    const stop = startConnectors(workspaceConfig({ ...base, CODE_HOST_PULLS_REPOSITORIES: 'acme/api' }), database, log);
+    await stop();
+    expect(new Set(github.requests.map((r) => r.split('?')[0]))).toEqual(
+      new Set(['/repos/acme/api', '/repos/acme/api/pulls']),
+    );
+    expect((await rows()).map((r) => r.external_id)).toEqual(['acme/api#1']);
   });
 });
