@@ -147,4 +147,33 @@ describe.skipIf(!natsUrl)('bus topology on NATS JetStream (TEST_NATS_URL)', () =
       await bus.close();
     }
   });
+  it('19 WS-589 a subscriber may hold several messages at once (concurrency), each acknowledged when its own handler returns', async () => {
+    const service = `k${randomUUID().slice(0, 8)}`;
+    const bus = await NatsBus.connect(natsUrl as string, { topologies: [topology(service)] });
+    try {
+      await bus.publish([1, 2, 3].map((n) => ({ id: randomUUID(), subject: `${service}.record.n`, data: { n } })));
+      // Each handler waits until all three are held together: possible only with concurrency >= 3.
+      let release: () => void = () => {};
+      const allHeld = new Promise<void>((r) => {
+        release = r;
+      });
+      let held = 0;
+      const done: number[] = [];
+      const stop = await bus.subscribe(
+        `${service}.record.>`,
+        'record_audit',
+        async (m) => {
+          if (++held === 3) release();
+          await allHeld;
+          done.push((m.data as { n: number }).n);
+        },
+        { concurrency: 3 },
+      );
+      await waitFor(() => (done.length === 3 ? true : undefined), 'three held at once');
+      expect(done.sort()).toEqual([1, 2, 3]);
+      await stop();
+    } finally {
+      await bus.close();
+    }
+  });
 });

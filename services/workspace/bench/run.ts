@@ -17,6 +17,7 @@ import { MIGRATIONS } from '../src/migrations.ts';
 import { changesSince } from '../src/store/changes.ts';
 import type { DB, Db } from '../src/store/db.ts';
 import { listTasks, type TaskListFilter } from '../src/store/task-list.ts';
+import { benchAudit } from './audit.ts';
 import { rawCaseValue, seedCases } from './cases.ts';
 import { digestProject, GOAL_DIGEST_GROWTH_MAX, measureDigest, NEW_ROWS } from './digest.ts';
 import { benchEvidence } from './evidence.ts';
@@ -46,6 +47,9 @@ import { GOAL_TURNS_GROWTH_MAX, measureLastPage, TURN_PAGE, turnsConversation } 
  *    lines on a meeting of 100,000 lines against one of 1,000 (goal: p50 ratio <= 1.5 each), and the
  *    8,000-line transcript over HTTP against its raw SQL (goal: ratio >= 0.5). BENCH_TRANSCRIPT_LINES
  *    (8000) sizes the transcript case.
+ * 8. Audit (issue 19, bench/audit.ts): events from the outbox through NATS JetStream to audit rows
+ *    against publishing the same events with the NATS client (goal: throughput ratio >= 0.5);
+ *    BENCH_AUDIT_EVENTS (5000) per round; skipped, saying so, without a reachable NATS server.
  *
  * HTTP GET loads come from keep-alive clients in a worker thread; rounds alternate between the
  * two sides and ratios are medians of the rounds' ratios. Always on in-memory PGlite; also on
@@ -411,6 +415,9 @@ async function runKind(kind: BenchKind) {
       },
       { row, goal },
     );
+
+    // 8. Audit (issue 19): outbox to audit row on JetStream against the NATS client's publish.
+    out.audit = await benchAudit(db, { events: num('BENCH_AUDIT_EVENTS', 5000), rounds: ROUNDS }, { row, goal });
   } finally {
     await worker.close();
     await server.close();

@@ -21,12 +21,17 @@ function observed(inner: Bus): Bus {
   return {
     ...inner,
     publish: (m) => inner.publish(m),
-    subscribe: (pattern, durable, handler) =>
-      inner.subscribe(pattern, durable, async (m: BusMessage) => {
-        await handler(m);
-        acked.push({ id: m.id, rowsAtAck: await countAuditRows(h.db, [m.id]) });
-        if (loseAckOf.delete(m.id)) throw new Error('the acknowledgement was lost');
-      }),
+    subscribe: (pattern, durable, handler, opts) =>
+      inner.subscribe(
+        pattern,
+        durable,
+        async (m: BusMessage) => {
+          await handler(m);
+          acked.push({ id: m.id, rowsAtAck: await countAuditRows(h.db, [m.id]) });
+          if (loseAckOf.delete(m.id)) throw new Error('the acknowledgement was lost');
+        },
+        opts,
+      ),
     declare: inner.declare && ((t) => inner.declare?.(t) as Promise<void>),
     describe: inner.describe && (() => inner.describe?.() as ReturnType<NonNullable<Bus['describe']>>),
     close: () => inner.close(),

@@ -19,8 +19,8 @@ export async function testBus(): Promise<{ bus: Bus; real: boolean; tag: string 
   const back = (s: string) => s.replace(new RegExp(`^(restricted\\.)?${tag}`), '$1');
   const bus: Bus = {
     publish: (messages) => inner.publish(messages.map((m) => ({ ...m, subject: out(m.subject) }))),
-    subscribe: (pattern, durable, handler) =>
-      inner.subscribe(out(pattern), durable, (m) => handler({ ...m, subject: back(m.subject) })),
+    subscribe: (pattern, durable, handler, opts) =>
+      inner.subscribe(out(pattern), durable, (m) => handler({ ...m, subject: back(m.subject) }), opts),
     declare: (t: BusTopology) =>
       inner.declare({
         ...t,

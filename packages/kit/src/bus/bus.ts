@@ -22,7 +22,7 @@ export interface Bus {
    * A durable subscription: `pattern` may end in `>` (everything below). A handler that throws
    * leaves the message unacknowledged, so it comes again.
    */
-  subscribe(pattern: string, durable: string, handler: Handler): Promise<() => Promise<void>>;
+  subscribe(pattern: string, durable: string, handler: Handler, opts?: SubscribeOptions): Promise<() => Promise<void>>;
   /**
    * Declares a publisher's topology: its topics (one per domain, and a restricted one beside each)
    * and a durable consumer per subscriber, with its ack wait. Idempotent; a changed ack wait is
@@ -32,6 +32,15 @@ export interface Bus {
   /** The consumers the bus holds for declared topologies, as the broker reports them. */
   describe?(): Promise<ConsumerInfo[]>;
   close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /**
+   * How many messages the handler may hold at once (default 1: one after another, in order). More
+   * lets a handler batch its work (e.g. one insert for many messages); each message is still
+   * acknowledged only when its own handler call returns.
+   */
+  concurrency?: number;
 }
 
 /** The message lock a subscriber holds unless its topology says otherwise: one minute. */

@@ -9,6 +9,7 @@ import {
   consumersOf,
   DEFAULT_ACK_WAIT_MS,
   type Handler,
+  type SubscribeOptions,
   topicsOf,
 } from './bus.ts';
 
@@ -127,7 +128,7 @@ export class NatsBus implements Bus {
    * runs while the message is locked: it is acknowledged when the handler returns and
    * negatively acknowledged (redelivered at once) when it throws.
    */
-  async subscribe(pattern: string, durable: string, handler: Handler) {
+  async subscribe(pattern: string, durable: string, handler: Handler, opts: SubscribeOptions = {}) {
     const jsm = await jetstreamManager(this.nc);
     const streamOfPattern = () => jsm.streams.find(pattern.replace(/\.>$/, '.x').replace(/\*/g, 'x'));
     const declared = this.declared.get(key(pattern, durable));
@@ -146,16 +147,22 @@ export class NatsBus implements Bus {
         });
     }
     const consumer = await jetstream(this.nc).consumers.get(stream, durable);
-    const messages = await consumer.consume();
+    const concurrency = Math.max(1, opts.concurrency ?? 1);
+    const messages = await consumer.consume(concurrency > 1 ? { max_messages: Math.max(100, concurrency * 2) } : {});
+    const inFlight = new Set<Promise<void>>();
     void (async () => {
       for await (const m of messages) {
         const id = m.headers?.get('Nats-Msg-Id') ?? `${m.info.stream}:${m.seq}`;
-        try {
-          await handler({ id, subject: m.subject, data: JSON.parse(dec.decode(m.data)) });
-          m.ack();
-        } catch {
-          m.nak();
-        }
+        const done: Promise<void> = (async () => {
+          try {
+            await handler({ id, subject: m.subject, data: JSON.parse(dec.decode(m.data)) });
+            m.ack();
+          } catch {
+            m.nak();
+          }
+        })().finally(() => inFlight.delete(done));
+        inFlight.add(done);
+        if (inFlight.size >= concurrency) await Promise.race(inFlight);
       }
     })();
     return async () => {

@@ -17,6 +17,16 @@ export async function insertAuditRow(db: Db, e: AuditEntry, now: Date): Promise<
   return r !== undefined;
 }
 
+/** Writes many events' audit rows in one statement; redelivered ones (same event id) write nothing. */
+export async function insertAuditRows(db: Db, entries: AuditEntry[], now: Date): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('audit_log')
+    .values(entries.map((e) => ({ ...e, recorded_at: now })))
+    .onConflict((oc) => oc.column('event_id').doNothing())
+    .execute();
+}
+
 export interface AuditFilter {
   domain?: string;
   type?: string;
