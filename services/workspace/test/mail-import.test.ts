@@ -1,6 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closePglite, openDatabase, openPglite } from '@platform/kit';
 import { testDatabase } from '@platform/kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpEvidenceDocuments } from '../src/clients/documents.ts';
@@ -236,4 +239,52 @@ describe('mailbox importer', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it('19 WS-528 WS-534 an importer process killed (SIGKILL) mid-pass resumes from its cursor: every message stored once, one document each', async () => {
+    for (let i = 1; i <= 5; i++) mail(`x${i}`, { at: daysAgo(10 - i) });
+    const dir = mkdtempSync(join(tmpdir(), 'mail-import-kill-'));
+    const data = join(dir, 'pglite');
+    try {
+      const child: ChildProcess = fork(
+        fileURLToPath(new URL('./mail-import-kill-process.ts', import.meta.url)),
+        [data, gmail.url, TOKEN, docs.url, '3', NOW.toISOString()],
+        { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+      );
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const paused = await new Promise<{ handled: number }>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`the importer exited (code ${code}) before the third message`)));
+        child.once('message', (m: { handled: number }) => resolve(m));
+      });
+      child.kill('SIGKILL');
+      await exited;
+      expect(paused).toEqual({ handled: 3 });
+
+      // The folder opened again by a new importer: it resumes and stores the rest, once.
+      const pglite = await openPglite(data);
+      try {
+        const restarted = (await openDatabase<DB>({ schema: 'workspace', pglite })).db;
+        const before = await restarted.selectFrom('imported_evidence').select('external_id').execute();
+        expect(before.length).toBe(3);
+        const getsBefore = gets();
+        await mailImportPass(options({ db: restarted }));
+        const after = await restarted
+          .selectFrom('imported_evidence')
+          .select(['external_id', 'document_id'])
+          .orderBy('external_id')
+          .execute();
+        expect(after.map((r) => r.external_id)).toEqual(['x1', 'x2', 'x3', 'x4', 'x5']);
+        // The resumed pass fetched only the messages not yet stored (the first page's two were).
+        expect(gets() - getsBefore).toBe(2);
+        const held = (await docs.list({ ref_type: 'imported_evidence' })).filter((d) =>
+          d.references.some((r) => /^gmail:x\d@/.test(r.ref_id)),
+        );
+        expect(held.length).toBe(5);
+        expect(new Set(after.map((r) => r.document_id))).toEqual(new Set(held.map((d) => d.id)));
+      } finally {
+        await closePglite(pglite);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
