@@ -34,7 +34,14 @@ import type { Db } from '../store/db.ts';
 import type { ProjectRow } from '../store/projects.ts';
 import { takeChangeNumber } from '../store/projects.ts';
 import { insertTaskChanges, type TaskChange } from '../store/task-changes.ts';
-import { findVersion, neighbours, renumberProject, type TaskUpdate, updateTask } from '../store/task-writes.ts';
+import {
+  findVersion,
+  neighbours,
+  renumberProject,
+  type TaskUpdate,
+  updateTask,
+  updateTaskAtNextChange,
+} from '../store/task-writes.ts';
 import { findTask, insertVersion } from '../store/tasks.ts';
 import type { CommandCtx } from './context.ts';
 import { projectForWrite } from './project-access.ts';
@@ -166,9 +173,11 @@ export async function editTask(ctx: CommandCtx, projectId: string, itemId: strin
   if (changed.length === 0 && !stateChanged && !moves) return before;
 
   const renumber = place?.rank === null;
-  const seq = await takeChangeNumber(trx, project.id, 'tasks', ...(renumber ? (['renumber'] as const) : []));
-  if (renumber) {
-    await renumberProject(trx, project.id, seq);
+  // A renumbering takes the change number first (its tasks carry it); otherwise the task's
+  // update takes it in the same statement.
+  const renumbered = renumber ? await takeChangeNumber(trx, project.id, 'tasks', 'renumber') : undefined;
+  if (renumbered !== undefined) {
+    await renumberProject(trx, project.id, renumbered);
     place = await placement(trx, project.id, before, patch.after_id, patch.before_id);
     if (place?.rank == null) throw new Error('no room between neighbours after renumbering');
   }
@@ -183,7 +192,10 @@ export async function editTask(ctx: CommandCtx, projectId: string, itemId: strin
   if (state.target_date !== undefined) u.target_date = state.target_date;
   if (state.goal_id !== undefined) u.goal_id = state.goal_id;
   if (place && place.rank !== null) u.rank = place.rank;
-  const after = await updateTask(trx, before.id, u, seq, now);
+  const { task: after, seq } =
+    renumbered === undefined
+      ? await updateTaskAtNextChange(trx, project.id, before.id, u, now)
+      : { task: await updateTask(trx, before.id, u, renumbered, now), seq: renumbered };
 
   if (changed.length > 0) await insertVersion(trx, { ...after }, principal.id, now);
   await insertTaskChanges(trx, stateChanges(before, after, state), principal.id, seq, now);

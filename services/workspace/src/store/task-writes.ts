@@ -48,6 +48,36 @@ export async function updateTask(trx: Db, id: string, u: TaskUpdate, changeSeq: 
   return toTask(row);
 }
 
+/**
+ * updateTask at the project's next change number (takeChangeNumber, kind tasks) in one statement
+ * (issue 22.1: was two): the task as written and the number it took. Call under lockProject.
+ */
+export async function updateTaskAtNextChange(
+  trx: Db,
+  projectId: string,
+  id: string,
+  u: TaskUpdate,
+  now: Date,
+): Promise<{ task: Task; seq: number }> {
+  const set: Record<string, unknown> = { ...u, change_seq: sql`(SELECT change_seq FROM seq)`, updated_at: now };
+  if (u.fields !== undefined) set.fields = JSON.stringify(u.fields);
+  if (u.links !== undefined) set.links = JSON.stringify(u.links);
+  const row = await trx
+    .with('seq', (db) =>
+      db
+        .updateTable('projects')
+        .set({ change_seq: sql`change_seq + 1` })
+        .where('id', '=', projectId)
+        .returning('change_seq'),
+    )
+    .updateTable('tasks')
+    .set(set)
+    .where('id', '=', id)
+    .returning([...TASK_COLUMNS, 'change_seq'])
+    .executeTakeFirstOrThrow();
+  return { task: toTask(row), seq: Number(row.change_seq) };
+}
+
 /** What a move needs to know of its neighbours (`neighbours`): each named task's rank, and the ranks around them. */
 export interface Neighbours {
   /** after_id's rank; undefined when after_id is not a task of this project (or was not sent). */
