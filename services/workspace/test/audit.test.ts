@@ -146,6 +146,22 @@ describe(`audit (${natsUrl ? 'JetStream' : 'in-process bus'})`, () => {
     expect(row?.source).toBe('intelligence');
     expect(row?.summary).toContain('Knowledge claims derived');
     expect(row?.summary).toContain('(ignored: the record was deleted)');
+    // A message about a record still in knowledge is recorded as is; one withdrawn from it, ignored.
+    const note = await h.call('POST', '/v1/notes', EDITOR, { data: { body: 'Kept in knowledge' } });
+    const open = msg((note.data as { id: string }).id);
+    const off = await h.call('POST', '/v1/notes', EDITOR, { data: { body: 'Out of knowledge' } });
+    const offId = (off.data as { id: string }).id;
+    await h.call('PATCH', `/v1/notes/${offId}`, EDITOR, { data: { contributes_to_knowledge: false } });
+    const withdrawn = msg(offId);
+    expect((await bus.publish([open, withdrawn])).ok).toBe(true);
+    await untilAudited([open.id, withdrawn.id]);
+    const rows = (await h.call('GET', '/v1/audit?domain=knowledge', ADMIN)).data as {
+      event_id: string;
+      summary: string;
+    }[];
+    const summaryOf = (id: string) => rows.find((x) => x.event_id === id)?.summary ?? '';
+    expect(summaryOf(open.id)).not.toContain('ignored');
+    expect(summaryOf(withdrawn.id)).toContain('(ignored: the record is withdrawn from knowledge)');
   });
 });
 
