@@ -102,6 +102,15 @@ describe('code-host workers', () => {
       ['acme/vault#1', true],
     ]);
     expect(() => parseRepositoryAllowlist('acme/api:everything')).toThrow(/acme\/api:everything/);
+    // acme/api made private: its stored items stop feeding knowledge on the next pass.
+    const api = github.repos.get('acme/api');
+    if (api) api.private = true;
+    await codeHostPass('pulls', options('acme/api, acme/secret, acme/vault:contributes'));
+    expect((await rows()).map((r) => [r.external_id, r.contributes_to_knowledge])).toEqual([
+      ['acme/api#1', false],
+      ['acme/secret#1', false],
+      ['acme/vault#1', true],
+    ]);
   });
 
   it('19 WS-525 WS-534 drafts are skipped by both workers; a draft marked ready is stored then, through the documents service', async () => {

@@ -65,3 +65,14 @@ export async function writeCursor(db: Kysely<DB>, connector: string, cursor: unk
 export async function deleteCursor(db: Kysely<DB>, connector: string) {
   await db.deleteFrom('connector_cursors').where('connector', '=', connector).execute();
 }
+
+/** A repository's items follow its current knowledge flag (made private without :contributes: off). */
+export async function setOriginKnowledge(db: Kysely<DB>, source: string, origin: string, on: boolean, now: Date) {
+  await db
+    .updateTable('imported_evidence')
+    .set({ contributes_to_knowledge: on, updated_at: now })
+    .where('source', '=', source)
+    .where('origin', '=', origin)
+    .where('contributes_to_knowledge', '<>', on)
+    .execute();
+}

@@ -1,6 +1,6 @@
 import type { Github, GithubIssue, GithubPull } from '../clients/github.ts';
 import { type AllowedRepository, repositoryContributes, safeFilename } from '../domain/importers.ts';
-import { readCursor, writeCursor } from '../store/importers.ts';
+import { readCursor, setOriginKnowledge, writeCursor } from '../store/importers.ts';
 import { count, emptyReport, type ImportDeps, type PassReport, storeImported } from './imported-evidence.ts';
 import { PassLoop, type PassLoopOptions } from './pass-loop.ts';
 
@@ -41,6 +41,9 @@ export async function codeHostPass(kind: CodeHostKind, o: CodeHostOptions): Prom
       continue;
     }
     const contributes = repositoryContributes(allowed, repo.data.private);
+    const source = kind === 'pulls' ? 'github_pull' : 'github_issue';
+    // Items stored earlier follow the repository's flag as it is now.
+    await setOriginKnowledge(o.db, source, allowed.fullName, contributes, o.clock());
     const connector = `github_${kind}:${allowed.fullName}`;
     const cursor = await readCursor<{ since: string }>(o.db, connector);
     const items =
@@ -61,7 +64,7 @@ export async function codeHostPass(kind: CodeHostKind, o: CodeHostOptions): Prom
         // A pull request listed among issues: the pull-request worker's.
       } else {
         const outcome = await storeImported(o, {
-          source: kind === 'pulls' ? 'github_pull' : 'github_issue',
+          source,
           external_id: id,
           version: x.updated_at,
           title: x.title.slice(0, 300),
