@@ -25,20 +25,63 @@ export async function insertBreakGlassGrant(
     .insertInto('break_glass_grants')
     .values({ id, ...g, granted_at: now })
     .execute();
+  grantsChanged();
   return id;
 }
 
-/** Whether the person holds a live break-glass grant at `now`. */
-export async function holdsBreakGlass(db: Db, person: string, now: Date): Promise<boolean> {
-  const row = await db
+/** Bumped by every write of grants in this process, so the next read reloads them at once. */
+let generation = 0;
+const grantsChanged = () => {
+  generation++;
+};
+
+/**
+ * How long a process keeps its copy of the unexpired grants: a grant written by another replica or
+ * by hand in SQL counts within this time; a grant's end is checked against expires_at on every
+ * request, so a lapse counts at once.
+ */
+export const BREAK_GLASS_REFRESH_MS = 10_000;
+
+interface Snapshot {
+  loadedAt: number;
+  generation: number;
+  /** Each person's latest expires_at among their unexpired grants. */
+  until: Map<string, number>;
+}
+const snapshots = new WeakMap<object, Promise<Snapshot>>();
+
+async function loadSnapshot(db: Db): Promise<Snapshot> {
+  const gen = generation;
+  const rows = await db
     .selectFrom('break_glass_grants')
-    .select('id')
-    .where('person', '=', person)
+    .select(['person', 'expires_at'])
     .where('expired_at', 'is', null)
-    .where('expires_at', '>', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .execute();
+  const until = new Map<string, number>();
+  for (const r of rows) {
+    const t = new Date(r.expires_at).getTime();
+    until.set(r.person, Math.max(t, until.get(r.person) ?? 0));
+  }
+  return { loadedAt: performance.now(), generation: gen, until };
+}
+
+/**
+ * Whether the person holds a live break-glass grant at `now` (not expired, now before expires_at).
+ * Asked on every signed-in person's request, so it answers from a copy of the unexpired grants
+ * (almost always none) reloaded every BREAK_GLASS_REFRESH_MS and after any grant written here,
+ * rather than with a query per request.
+ */
+export async function holdsBreakGlass(db: Db, person: string, now: Date): Promise<boolean> {
+  let snap = snapshots.get(db);
+  const current = snap ? await snap : undefined;
+  if (!current || current.generation !== generation || performance.now() - current.loadedAt > BREAK_GLASS_REFRESH_MS) {
+    snap = loadSnapshot(db);
+    snapshots.set(db, snap);
+    // A failed load is not kept: the next request tries again.
+    snap.catch(() => snapshots.delete(db));
+  }
+  const until = (await (snap as Promise<Snapshot>)).until.get(person);
+  return until !== undefined && now.getTime() < until;
 }
 
 /** Marks every lapsed grant (expires_at at or before now) expired; the ids expired. */
@@ -50,6 +93,7 @@ export async function expireLapsedGrants(db: Db, now: Date): Promise<string[]> {
     .where('expires_at', '<=', now)
     .returning('id')
     .execute();
+  if (rows.length > 0) grantsChanged();
   return rows.map((r) => r.id);
 }
 
