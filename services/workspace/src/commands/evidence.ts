@@ -21,7 +21,7 @@ import {
   findEvidence,
   listParticipants,
   lockEvidence,
-  pageLines,
+  transcriptLines,
   updateEvidence,
 } from '../store/evidence.ts';
 import { memberRole } from '../store/projects.ts';
@@ -154,7 +154,7 @@ export async function readTranscript(db: Db, r: EvidenceRecord, maxLines: number
     };
   }
   const total = lineCount(r);
-  const [listed, lines] = await Promise.all([listParticipants(db, r.id), pageLines(db, r, 0, limit)]);
+  const [listed, lines] = await Promise.all([listParticipants(db, r.id), transcriptLines(db, r, limit)]);
   const participants = transcriptParticipants(
     listed,
     lines.map((l) => l.speaker),

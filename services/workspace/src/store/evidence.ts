@@ -221,6 +221,28 @@ export async function appendLines(
 }
 
 /**
+ * The transcript's lines from its first: only the speaker (named by speakers/assign, else its label)
+ * and the text, as the markdown shows them (a transcript of 8,000 lines reads no more).
+ */
+export async function transcriptLines(
+  db: Db,
+  ev: EvidenceRecord,
+  limit: number,
+): Promise<{ speaker: string; text: string }[]> {
+  return db
+    .selectFrom('evidence_utterances as u')
+    .leftJoin('evidence_speakers as s', (j) =>
+      j.onRef('s.evidence_id', '=', 'u.evidence_id').onRef('s.label', '=', 'u.speaker'),
+    )
+    .select([sql<string>`coalesce(s.name, u.speaker)`.as('speaker'), 'u.text'])
+    .where('u.evidence_id', '=', ev.id)
+    .where('u.seq', '>=', Math.max(1, ev.transcript_first_seq))
+    .orderBy('u.seq')
+    .limit(limit)
+    .execute();
+}
+
+/**
  * A page of the current transcript's lines after `after` (a seq), in order, with each speaker as
  * this meeting names it. Walks the primary key (evidence_id, seq) from the cursor: the cost of a
  * page does not grow with the lines before it.
