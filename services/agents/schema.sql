@@ -250,6 +250,40 @@ CREATE TABLE agents.audit_log (
 );
 
 --
+-- Name: coaching_feedback; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.coaching_feedback (
+    report_id uuid NOT NULL,
+    point_id text NOT NULL,
+    person_email text NOT NULL,
+    useful boolean NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: coaching_reports; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.coaching_reports (
+    id uuid NOT NULL,
+    person_email text NOT NULL,
+    week_start date NOT NULL,
+    report jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: coaching_settings; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.coaching_settings (
+    person_email text NOT NULL,
+    enabled boolean NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: idempotency_keys; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -457,6 +491,34 @@ ALTER TABLE ONLY agents.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
+-- Name: coaching_feedback coaching_feedback_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.coaching_feedback
+    ADD CONSTRAINT coaching_feedback_pkey PRIMARY KEY (report_id, point_id);
+
+--
+-- Name: coaching_reports coaching_reports_person_email_week_start_key; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.coaching_reports
+    ADD CONSTRAINT coaching_reports_person_email_week_start_key UNIQUE (person_email, week_start);
+
+--
+-- Name: coaching_reports coaching_reports_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.coaching_reports
+    ADD CONSTRAINT coaching_reports_pkey PRIMARY KEY (id);
+
+--
+-- Name: coaching_settings coaching_settings_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.coaching_settings
+    ADD CONSTRAINT coaching_settings_pkey PRIMARY KEY (person_email);
+
+--
 -- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -647,6 +709,18 @@ CREATE INDEX audit_log_entity ON agents.audit_log USING btree (entity);
 CREATE INDEX audit_log_occurred ON agents.audit_log USING btree (occurred_at DESC, id DESC);
 
 --
+-- Name: coaching_feedback_person; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX coaching_feedback_person ON agents.coaching_feedback USING btree (person_email);
+
+--
+-- Name: coaching_reports_latest; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX coaching_reports_latest ON agents.coaching_reports USING btree (person_email, week_start DESC);
+
+--
 -- Name: idempotency_keys_created; Type: INDEX; Schema: agents; Owner: -
 --
 
@@ -738,6 +812,13 @@ ALTER TABLE ONLY agents.agent_runs
 
 ALTER TABLE ONLY agents.agents
     ADD CONSTRAINT agents_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: coaching_feedback coaching_feedback_report_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.coaching_feedback
+    ADD CONSTRAINT coaching_feedback_report_id_fkey FOREIGN KEY (report_id) REFERENCES agents.coaching_reports(id) ON DELETE CASCADE;
 
 --
 -- Name: research_checkpoints research_checkpoints_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -

@@ -146,6 +146,28 @@ export interface AuditLog {
   sentence: string;
 }
 
+export interface CoachingFeedback {
+  created_at: Timestamp;
+  person_email: string;
+  point_id: string;
+  report_id: string;
+  useful: boolean;
+}
+
+export interface CoachingReports {
+  created_at: Timestamp;
+  id: string;
+  person_email: string;
+  report: Json;
+  week_start: string;
+}
+
+export interface CoachingSettings {
+  enabled: boolean;
+  person_email: string;
+  updated_at: Timestamp;
+}
+
 export interface IdempotencyKeys {
   created_at: Generated<Timestamp>;
   key: string;
@@ -232,6 +254,9 @@ export interface DB {
   agent_runs: AgentRuns;
   agents: Agents;
   audit_log: AuditLog;
+  coaching_feedback: CoachingFeedback;
+  coaching_reports: CoachingReports;
+  coaching_settings: CoachingSettings;
   idempotency_keys: IdempotencyKeys;
   outbox: Outbox;
   research_checkpoints: ResearchCheckpoints;
