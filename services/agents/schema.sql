@@ -335,6 +335,42 @@ CREATE SEQUENCE agents.outbox_id_seq
 ALTER SEQUENCE agents.outbox_id_seq OWNED BY agents.outbox.id;
 
 --
+-- Name: pm_cache; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.pm_cache (
+    kind text NOT NULL,
+    key text NOT NULL,
+    value jsonb NOT NULL,
+    fetched_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: pm_tool_days; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.pm_tool_days (
+    agent_id uuid NOT NULL,
+    tool text NOT NULL,
+    day date NOT NULL,
+    calls integer DEFAULT 0 NOT NULL,
+    CONSTRAINT pm_tool_days_tool_check CHECK ((tool = ANY (ARRAY['apply_unit_mapping'::text, 'fill_pms_emails_from_directory'::text])))
+);
+
+--
+-- Name: pm_tool_results; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.pm_tool_results (
+    agent_id uuid NOT NULL,
+    tool text NOT NULL,
+    day date NOT NULL,
+    subject text NOT NULL,
+    result jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: research_checkpoints; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -538,6 +574,27 @@ ALTER TABLE ONLY agents.outbox
 
 ALTER TABLE ONLY agents.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
+
+--
+-- Name: pm_cache pm_cache_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.pm_cache
+    ADD CONSTRAINT pm_cache_pkey PRIMARY KEY (kind, key);
+
+--
+-- Name: pm_tool_days pm_tool_days_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.pm_tool_days
+    ADD CONSTRAINT pm_tool_days_pkey PRIMARY KEY (agent_id, tool, day);
+
+--
+-- Name: pm_tool_results pm_tool_results_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.pm_tool_results
+    ADD CONSTRAINT pm_tool_results_pkey PRIMARY KEY (agent_id, tool, day, subject);
 
 --
 -- Name: research_checkpoints research_checkpoints_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
@@ -819,6 +876,20 @@ ALTER TABLE ONLY agents.agents
 
 ALTER TABLE ONLY agents.coaching_feedback
     ADD CONSTRAINT coaching_feedback_report_id_fkey FOREIGN KEY (report_id) REFERENCES agents.coaching_reports(id) ON DELETE CASCADE;
+
+--
+-- Name: pm_tool_days pm_tool_days_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.pm_tool_days
+    ADD CONSTRAINT pm_tool_days_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: pm_tool_results pm_tool_results_agent_id_tool_day_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.pm_tool_results
+    ADD CONSTRAINT pm_tool_results_agent_id_tool_day_fkey FOREIGN KEY (agent_id, tool, day) REFERENCES agents.pm_tool_days(agent_id, tool, day) ON DELETE CASCADE;
 
 --
 -- Name: research_checkpoints research_checkpoints_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -

@@ -194,6 +194,29 @@ export interface Outbox {
   subject: string;
 }
 
+export interface PmCache {
+  fetched_at: Timestamp;
+  key: string;
+  kind: string;
+  value: Json;
+}
+
+export interface PmToolDays {
+  agent_id: string;
+  calls: Generated<number>;
+  day: string;
+  tool: string;
+}
+
+export interface PmToolResults {
+  agent_id: string;
+  created_at: Timestamp;
+  day: string;
+  result: Json;
+  subject: string;
+  tool: string;
+}
+
 export interface ResearchCheckpoints {
   agent_id: string;
   position: number;
@@ -259,6 +282,9 @@ export interface DB {
   coaching_settings: CoachingSettings;
   idempotency_keys: IdempotencyKeys;
   outbox: Outbox;
+  pm_cache: PmCache;
+  pm_tool_days: PmToolDays;
+  pm_tool_results: PmToolResults;
   research_checkpoints: ResearchCheckpoints;
   schema_migrations: SchemaMigrations;
   skill_versions: SkillVersions;
