@@ -429,6 +429,39 @@ CREATE TABLE agents.skills (
 );
 
 --
+-- Name: tracker_claims; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.tracker_claims (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    issue_key text NOT NULL,
+    repository text NOT NULL,
+    branch text NOT NULL,
+    path_prefix text,
+    coding_agent_id uuid NOT NULL,
+    pull_request_url text,
+    comment_id text,
+    reported_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT tracker_claims_check CHECK (((reported_at IS NULL) = (pull_request_url IS NULL))),
+    CONSTRAINT tracker_claims_repository_check CHECK ((repository = ANY (ARRAY['deepsky'::text, 'platform'::text])))
+);
+
+--
+-- Name: tracker_recommendations; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.tracker_recommendations (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    issue_key text NOT NULL,
+    text text NOT NULL,
+    comment_id text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: transcript_reviews; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -632,6 +665,27 @@ ALTER TABLE ONLY agents.skills
     ADD CONSTRAINT skills_pkey PRIMARY KEY (id);
 
 --
+-- Name: tracker_claims tracker_claims_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_claims
+    ADD CONSTRAINT tracker_claims_pkey PRIMARY KEY (id);
+
+--
+-- Name: tracker_recommendations tracker_recommendations_agent_id_issue_key_key; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_recommendations
+    ADD CONSTRAINT tracker_recommendations_agent_id_issue_key_key UNIQUE (agent_id, issue_key);
+
+--
+-- Name: tracker_recommendations tracker_recommendations_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_recommendations
+    ADD CONSTRAINT tracker_recommendations_pkey PRIMARY KEY (id);
+
+--
 -- Name: transcript_reviews transcript_reviews_agent_id_record_id_source_version_sequen_key; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -802,6 +856,18 @@ CREATE INDEX outbox_unpublished ON agents.outbox USING btree (id) WHERE (publish
 CREATE INDEX skills_created ON agents.skills USING btree (created_at DESC, id DESC);
 
 --
+-- Name: tracker_claims_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX tracker_claims_agent ON agents.tracker_claims USING btree (agent_id, issue_key, created_at DESC);
+
+--
+-- Name: tracker_claims_coding_agent; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX tracker_claims_coding_agent ON agents.tracker_claims USING btree (coding_agent_id);
+
+--
 -- Name: transcript_reviews_meetings; Type: INDEX; Schema: agents; Owner: -
 --
 
@@ -904,6 +970,27 @@ ALTER TABLE ONLY agents.research_checkpoints
 
 ALTER TABLE ONLY agents.skill_versions
     ADD CONSTRAINT skill_versions_skill_id_fkey FOREIGN KEY (skill_id) REFERENCES agents.skills(id) ON DELETE CASCADE;
+
+--
+-- Name: tracker_claims tracker_claims_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_claims
+    ADD CONSTRAINT tracker_claims_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: tracker_claims tracker_claims_coding_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_claims
+    ADD CONSTRAINT tracker_claims_coding_agent_id_fkey FOREIGN KEY (coding_agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: tracker_recommendations tracker_recommendations_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.tracker_recommendations
+    ADD CONSTRAINT tracker_recommendations_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
 
 --
 -- Name: transcript_reviews transcript_reviews_agent_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -

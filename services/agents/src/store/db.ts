@@ -255,6 +255,29 @@ export interface SkillVersions {
   source: string;
 }
 
+export interface TrackerClaims {
+  agent_id: string;
+  branch: string;
+  coding_agent_id: string;
+  comment_id: string | null;
+  created_at: Timestamp;
+  id: string;
+  issue_key: string;
+  path_prefix: string | null;
+  pull_request_url: string | null;
+  reported_at: Timestamp | null;
+  repository: string;
+}
+
+export interface TrackerRecommendations {
+  agent_id: string;
+  comment_id: string;
+  created_at: Timestamp;
+  id: string;
+  issue_key: string;
+  text: string;
+}
+
 export interface TranscriptReviews {
   agent_id: string;
   created_at: Timestamp;
@@ -289,6 +312,8 @@ export interface DB {
   schema_migrations: SchemaMigrations;
   skill_versions: SkillVersions;
   skills: Skills;
+  tracker_claims: TrackerClaims;
+  tracker_recommendations: TrackerRecommendations;
   transcript_reviews: TranscriptReviews;
 }
 
