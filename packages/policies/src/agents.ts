@@ -40,5 +40,15 @@ export const agents = {
     },
     /** An on-demand call: the access gateway's session plus the agent's one-time secret (the route checks the secret). */
     CallOnDemand: { anyPerson: true, apps: ['internal'] },
+    /**
+     * The internal jobs (/internal/jobs/*: daily briefs, weekly coaching): only the platform's
+     * scheduler, with X-Platform-Scheduler-Token (DECISIONS item 8); no person, admins included.
+     */
+    RunJobs: { services: ['service:scheduler'] },
+    /**
+     * One's own weekly coaching (GET /v1/me/coaching, its setting and feedback): a person signed in as
+     * themselves; never through the shared service token, which could name anyone (AGT-294).
+     */
+    UseCoaching: { anyPerson: true, apps: ['internal'], notViaServiceToken: true },
   },
 } as const satisfies Policy;
