@@ -1,9 +1,16 @@
 import { type Authenticator, createServiceApp, type Database, type EmitHook, type PolicyInputs } from '@platform/kit';
 import type { BrokerClient } from './clients/broker.ts';
+import type { ReadOnlyChecks } from './clients/checks.ts';
 import type { SkillDocuments } from './clients/documents.ts';
+import type { GitHost } from './clients/git-host.ts';
+import type { TrackerClient } from './clients/tracker.ts';
+import type { WorkspaceReader } from './clients/workspace.ts';
+import type { CoachingSettings } from './commands/coaching-job.ts';
+import type { ResidentDirectory } from './clients/directory.ts';
+import type { PropertyConnector } from './clients/property-management.ts';
 import { agentsCan } from './domain/permissions.ts';
 import { events } from './events.ts';
-import { type RouteDeps, register } from './routes/deps.ts';
+import { JOBS_PREFIX, type RouteDeps, register } from './routes/deps.ts';
 import { ROUTES } from './routes/index.ts';
 import type { DB } from './store/db.ts';
 
@@ -29,6 +36,22 @@ export interface AgentsDeps {
   broker?: BrokerClient;
   /** The documents service (skill archives); unset: archive routes answer 503 skills_storage_unavailable. */
   documents?: SkillDocuments;
+  /** The issue tracker (TRACKER_URL, TRACKER_EMAIL, TRACKER_API_TOKEN); unset: tracker tools answer 503 tracker_not_configured. */
+  tracker?: TrackerClient;
+  /** The git host (GITHUB_TOKEN, TRACKER_GITHUB_ORG); unset: tracker/reports answers 503 git_host_not_configured. */
+  gitHost?: GitHost;
+  /** The read-only checks of tracker/investigate (CHECK_<KIND>_URL and _TOKEN); any unset: 503 checks_not_configured. */
+  checks?: ReadOnlyChecks;
+  /** The workspace API read on a person's behalf (briefs, coaching); unset: their jobs cannot read anyone's data. */
+  workspace?: WorkspaceReader;
+  /** SCHEDULER_TOKEN: set, the internal job routes (/internal/jobs/*) are registered; unset, they are absent (404). */
+  schedulerToken?: string;
+  /** Weekly coaching's COACH_* settings (recipients, communication recipients, model). */
+  coaching?: CoachingSettings;
+  /** The property-management connector (PM_CONNECTOR_URL + PM_CONNECTOR_TOKEN); unset: its tools answer 503. */
+  propertyConnector?: PropertyConnector;
+  /** The resident directory (DIRECTORY_URL + DIRECTORY_TOKEN); unset: fill_pms_emails_from_directory answers 503. */
+  directory?: ResidentDirectory;
 }
 
 export async function buildApp(deps: AgentsDeps) {
@@ -43,6 +66,13 @@ export async function buildApp(deps: AgentsDeps) {
     onEmit: deps.onEmit,
     broker: deps.broker,
     documents: deps.documents,
+    tracker: deps.tracker,
+    gitHost: deps.gitHost,
+    checks: deps.checks,
+    workspace: deps.workspace,
+    coaching: deps.coaching,
+    propertyConnector: deps.propertyConnector,
+    directory: deps.directory,
   };
   return createServiceApp({
     service: 'agents',
@@ -64,7 +94,12 @@ export async function buildApp(deps: AgentsDeps) {
           if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 300) nudge();
         });
       }
-      return register(app, routeDeps, ROUTES);
+      // The internal jobs exist only while the scheduler has a token to call them with.
+      return register(
+        app,
+        routeDeps,
+        ROUTES.filter((r) => deps.schedulerToken || !r.url.startsWith(JOBS_PREFIX)),
+      );
     },
   });
 }

@@ -1,4 +1,4 @@
-import { authConfig, commonConfig, flag, int, loadConfig, oneOf, optionalStr, port, str, url } from '@platform/kit';
+import { authConfig, commonConfig, emailList, flag, int, loadConfig, oneOf, optionalStr, port, str, url } from '@platform/kit';
 
 export const DEFAULT_PORT = 4107;
 
@@ -41,6 +41,20 @@ export const agentsConfig = (env: Record<string, string | undefined> = process.e
     AGENTS_DOCUMENTS_URL: url(['http:', 'https:']),
     /** The scheduler's token (X-Platform-Scheduler-Token) on POST /v1/agents/{id}/wake; unset, the header is ignored. */
     SCHEDULER_TOKEN: optionalStr(),
+    /** The property-management connector (move-ins, sync logs, spaces, mappings, resyncs, email write-back); its tools answer 503 without it. */
+    PM_CONNECTOR_URL: url(['http:', 'https:']),
+    /** The connector's credential (Authorization: Bearer); never logged. Its tools answer 503 without it. */
+    PM_CONNECTOR_TOKEN: optionalStr(),
+    /** The resident directory fill_pms_emails_from_directory reads residents by name from. */
+    DIRECTORY_URL: url(['http:', 'https:']),
+    /** The directory's credential (Authorization: Bearer); never logged. */
+    DIRECTORY_TOKEN: optionalStr(),
+    /** Weekly coaching: the people the job writes a report for (comma-separated emails). */
+    COACH_RECIPIENTS: emailList(),
+    /** Weekly coaching: those of them who also get the communication part (one model call over their own lines). */
+    COACH_COMMUNICATION_RECIPIENTS: emailList(),
+    /** Weekly coaching: the broker model of the communication call. */
+    COACH_MODEL: str('gpt-4.1-mini'),
     /** How long a call to the broker or documents may take before it counts as not answering. */
     AGENTS_UPSTREAM_TIMEOUT_MS: int(30_000, 50, 600_000),
   });

@@ -78,5 +78,54 @@ export const ERRORS = defineErrors({
     meaning: 'The documents service refused the archive: no such document or uploaded blob, or an unsafe filename',
   },
   audit_row_not_found: { status: 404, meaning: 'No such audit row, or it is about an agent the caller cannot read' },
+  // Property-management tools (AGT-152..AGT-183).
+  connector_not_configured: {
+    status: 503,
+    meaning: 'No property-management connector credential is configured (PM_CONNECTOR_URL, PM_CONNECTOR_TOKEN)',
+  },
+  connector_unavailable: { status: 502, meaning: 'The property-management connector failed or did not answer in time' },
+  directory_not_configured: { status: 503, meaning: 'No resident directory is configured (DIRECTORY_URL, DIRECTORY_TOKEN)' },
+  directory_unavailable: { status: 502, meaning: 'The resident directory failed or did not answer in time' },
+  resident_not_in_move_ins: { status: 404, meaning: 'The resident is not among the property’s move-ins' },
+  unit_not_logged_unmapped: { status: 409, meaning: 'The unit was not logged unmapped in the last day' },
+  no_space_named: { status: 409, meaning: 'No space has the unit’s name' },
+  several_spaces_named: { status: 409, meaning: 'More than one space has the unit’s name' },
+  tenant_not_logged: { status: 409, meaning: 'The tenant was not logged as skipped for lack of email in the last day' },
+  writeback_off: { status: 409, meaning: 'Email write-back to the property-management system is off' },
+  daily_limit_reached: {
+    status: 429,
+    meaning: 'The tool did its work its daily number of times for this agent (10 mappings, 30 email fills a New York day)',
+  },
+  issue_not_named: {
+    status: 403,
+    meaning: 'The tracker tools touch only the issue named in the instructions of the top of the agent’s chain',
+  },
+  tracker_not_configured: {
+    status: 503,
+    meaning: 'No issue tracker is configured (TRACKER_URL, TRACKER_EMAIL, TRACKER_API_TOKEN); nothing was changed',
+  },
+  tracker_unavailable: { status: 502, meaning: 'The issue tracker failed or did not answer in time' },
+  tracker_issue_not_found: { status: 404, meaning: 'The tracker has no such issue' },
+  checks_not_configured: {
+    status: 503,
+    meaning: 'A read-only check of tracker/investigate is not configured (CHECK_<KIND>_URL, CHECK_<KIND>_TOKEN)',
+  },
+  git_host_not_configured: { status: 503, meaning: 'No git host is configured (GITHUB_TOKEN, TRACKER_GITHUB_ORG)' },
+  git_host_unavailable: { status: 502, meaning: 'The git host failed or did not answer in time' },
+  pull_request_not_found: { status: 422, meaning: 'The claimed repository has no such pull request' },
+  pull_request_mismatch: { status: 422, meaning: 'The pull request does not merge into the attempt’s branch' },
+  coding_run_open: { status: 409, meaning: 'A coding agent of this agent is still running: one coding run at a time' },
+  no_coding_attempt: { status: 409, meaning: 'No coding attempt was claimed on this issue' },
+  coding_attempt_running: { status: 409, meaning: 'The coding attempt has not finished: its coding agent still runs' },
+  // Weekly coaching (AGT-283..AGT-310).
+  coaching_person_only: { status: 403, meaning: 'Coaching is a person’s own: sign in as yourself, not a service' },
+  coaching_report_not_found: { status: 404, meaning: 'No such coaching report of the caller’s own' },
+  unknown_coaching_point: { status: 422, meaning: 'The coaching report has no point with this id' },
+  invalid_week: { status: 422, meaning: 'week is not a date YYYY-MM-DD' },
+  not_a_coaching_recipient: { status: 422, meaning: 'email is not one of COACH_RECIPIENTS' },
+  coaching_incomplete: {
+    status: 503,
+    meaning: 'The weekly coaching job could not write someone’s report (their meetings or model call failed)',
+  },
 });
 export type ErrorCode = keyof typeof ERRORS;

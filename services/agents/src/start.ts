@@ -4,6 +4,8 @@ import { auditOnPublished, startAuditListener } from './audit/listener.ts';
 import { agentsAuthenticator, callerPolicy } from './auth.ts';
 import { httpBroker } from './clients/broker.ts';
 import { HttpDocuments } from './clients/documents.ts';
+import { httpResidentDirectory } from './clients/directory.ts';
+import { httpPropertyConnector } from './clients/property-management.ts';
 import { type AgentsConfig, agentsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { Runner } from './runner/port.ts';
@@ -53,6 +55,23 @@ export async function startAgents(config: AgentsConfig = agentsConfig(), shared:
           timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
         })
       : undefined,
+    // Each outside system only with its address and its credential: either missing is 503 on its tools.
+    propertyConnector:
+      config.PM_CONNECTOR_URL && config.PM_CONNECTOR_TOKEN
+        ? httpPropertyConnector({
+            baseUrl: config.PM_CONNECTOR_URL,
+            token: config.PM_CONNECTOR_TOKEN,
+            timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
+          })
+        : undefined,
+    directory:
+      config.DIRECTORY_URL && config.DIRECTORY_TOKEN
+        ? httpResidentDirectory({
+            baseUrl: config.DIRECTORY_URL,
+            token: config.DIRECTORY_TOKEN,
+            timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
+          })
+        : undefined,
   });
   const stopAuditListener = await startAuditListener(runtime.bus, runtime.database.db);
   app.addHook('onClose', async () => {

@@ -14,7 +14,14 @@ import {
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { BrokerClient } from '../clients/broker.ts';
+import type { ReadOnlyChecks } from '../clients/checks.ts';
 import type { SkillDocuments } from '../clients/documents.ts';
+import type { GitHost } from '../clients/git-host.ts';
+import type { TrackerClient } from '../clients/tracker.ts';
+import type { WorkspaceReader } from '../clients/workspace.ts';
+import type { CoachingSettings } from '../commands/coaching-job.ts';
+import type { ResidentDirectory } from '../clients/directory.ts';
+import type { PropertyConnector } from '../clients/property-management.ts';
 import type { CommandCtx } from '../commands/context.ts';
 import type { Caller, CallerHint } from '../domain/access.ts';
 import type { Action } from '../domain/permissions.ts';
@@ -43,6 +50,20 @@ export interface RouteDeps {
   broker?: BrokerClient;
   /** The documents service (skill archives); unset when AGENTS_DOCUMENTS_URL is not configured. */
   documents?: SkillDocuments;
+  /** The issue tracker; unset without TRACKER_URL, TRACKER_EMAIL and TRACKER_API_TOKEN (503). */
+  tracker?: TrackerClient;
+  /** The git host; unset without GITHUB_TOKEN and TRACKER_GITHUB_ORG (503 on reports). */
+  gitHost?: GitHost;
+  /** The read-only checks of tracker/investigate, each unset without its URL and token (503). */
+  checks?: ReadOnlyChecks;
+  /** The workspace API read on a person's behalf; unset when AGENTS_WORKSPACE_URL is not configured. */
+  workspace?: WorkspaceReader;
+  /** Weekly coaching's settings (COACH_RECIPIENTS, COACH_COMMUNICATION_RECIPIENTS, COACH_MODEL). */
+  coaching?: CoachingSettings;
+  /** The property-management connector; unset without PM_CONNECTOR_URL and PM_CONNECTOR_TOKEN (503). */
+  propertyConnector?: PropertyConnector;
+  /** The resident directory; unset without DIRECTORY_URL and DIRECTORY_TOKEN (503). */
+  directory?: ResidentDirectory;
 }
 
 const headerOf = (req: FastifyRequest, name: string) => {
@@ -100,3 +121,6 @@ export const readCaller = (deps: RouteDeps, input: { principal: Principal; req: 
   resolveCaller(deps.database.db, input.principal, callerHint(input.req, input.principal, deps.can));
 
 export type Routes = readonly DeclaredRoute<RouteDeps>[];
+
+/** Where the scheduler's jobs live: registered only while SCHEDULER_TOKEN is set (app.ts). */
+export const JOBS_PREFIX = '/internal/jobs/';

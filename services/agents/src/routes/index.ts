@@ -2,18 +2,21 @@ import { AGENT_CRUD_ROUTES } from './agent-crud.ts';
 import { AGENT_ROUTES } from './agents.ts';
 import { AUDIT_ROUTES } from './audit.ts';
 import { CHECKPOINT_ROUTES } from './checkpoint.ts';
+import { COACHING_ROUTES } from './coaching.ts';
 import type { Routes } from './deps.ts';
 import { LIFECYCLE_ROUTES } from './lifecycle.ts';
 import { LOG_ROUTES } from './logs.ts';
 import { MEMBER_ROUTES } from './members.ts';
 import { MEMORY_ROUTES } from './memories.ts';
 import { ON_DEMAND_ROUTES } from './on-demand.ts';
+import { PROPERTY_MANAGEMENT_ROUTES } from './property-management.ts';
 import { REGISTRY_ROUTES } from './registry.ts';
 import { RUN_ROUTES } from './runs.ts';
 import { SKILL_ROUTES } from './skills.ts';
 import { SOURCE_ROUTES } from './sources.ts';
 import { SWARM_ROUTES } from './swarms.ts';
 import { THOUGHT_ROUTES } from './thoughts.ts';
+import { TRACKER_ROUTES } from './tracker.ts';
 import { TRANSCRIPT_ROUTES } from './transcripts.ts';
 import { WAKE_ROUTES } from './wakes.ts';
 
@@ -39,4 +42,7 @@ export const ROUTES: Routes = [
   ...REGISTRY_ROUTES,
   ...AUDIT_ROUTES,
   ...LIFECYCLE_ROUTES,
+  ...COACHING_ROUTES,
+  ...TRACKER_ROUTES,
+  ...PROPERTY_MANAGEMENT_ROUTES,
 ];
