@@ -29,6 +29,13 @@ export const loggerOptions = (service: string, level: string) => ({
   ...(destination ? { stream: destination } : {}),
 });
 
+/**
+ * A URL as logged: a token a browser had to send in the query (EventSource and WebSocket cannot
+ * set headers: the console's tail and terminal take ?access_token=) never reaches a log line.
+ */
+export const redactQueryTokens = (url: string): string =>
+  url.replace(/([?&](?:access_token|token)=)[^&#]*/gi, '$1[redacted]');
+
 /** Probes that orchestrators and the launcher's checks call every few seconds. */
 const HEALTH_CHECKS = new Set(['/healthz', '/readyz']);
 
@@ -44,8 +51,9 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(req)) return;
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
-    const line = { method: req.method, url: req.url, statusCode: reply.statusCode, responseTime };
-    const msg = `${req.method} ${req.url} ${reply.statusCode} ${responseTime}ms`;
+    const url = redactQueryTokens(req.url);
+    const line = { method: req.method, url, statusCode: reply.statusCode, responseTime };
+    const msg = `${req.method} ${url} ${reply.statusCode} ${responseTime}ms`;
     if (error) reply.log.error({ ...line, err: error }, msg);
     else reply.log[HEALTH_CHECKS.has(req.routeOptions.url ?? '') ? 'debug' : 'info'](line, msg);
   }

@@ -1,0 +1,14 @@
+import type { RawRouteModule, Routes } from './deps.ts';
+import { ENVIRONMENT_ROUTES } from './environments.ts';
+
+/**
+ * Every route the console declares, registered together by app.ts; the role-matrix test walks
+ * them. Each area appends its array here.
+ */
+export const ROUTES: Routes = [...ENVIRONMENT_ROUTES];
+
+/**
+ * Routes registered by hand (WebSocket upgrades): each calls `requires(role)` itself and sets
+ * `config: { queryToken: true }` when it takes ?access_token=.
+ */
+export const RAW_ROUTES: readonly RawRouteModule[] = [];
