@@ -346,6 +346,10 @@ export const ERRORS = defineErrors({
     status: 422,
     meaning: 'A recorder serial is not 1 to 64 letters, digits, - or _ (starting with a letter or digit)',
   },
+  invalid_meeting_range: {
+    status: 422,
+    meaning: 'GET /v1/me/meetings: from is after to, or the range is longer than 62 days',
+  },
   invalid_adoption_window: {
     status: 422,
     meaning: 'since is not before until, or the adoption window is longer than 366 days',

@@ -16,6 +16,7 @@ import { itemRoutes } from './items.ts';
 import { jobRoutes } from './jobs.ts';
 import { meetingRoutes } from './meetings.ts';
 import { memberRoutes } from './members.ts';
+import { myMeetingRoutes } from './my-meetings.ts';
 import { noteRoutes } from './notes.ts';
 import { outputRoutes } from './outputs.ts';
 import { panelRoutes } from './panels.ts';
@@ -54,6 +55,7 @@ export const ROUTES: Routes = [
   ...presentationRoutes,
   ...noteRoutes,
   ...meetingRoutes,
+  ...myMeetingRoutes,
   ...audioSliceRoutes,
   ...evidenceRoutes,
   ...recorderFileRoutes,
