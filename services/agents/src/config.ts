@@ -55,6 +55,29 @@ export const agentsConfig = (env: Record<string, string | undefined> = process.e
     COACH_COMMUNICATION_RECIPIENTS: emailList(),
     /** Weekly coaching: the broker model of the communication call. */
     COACH_MODEL: str('gpt-4.1-mini'),
+    /** The issue tracker of the tracker tools: a Jira Cloud site (REST v3); with TRACKER_EMAIL and TRACKER_API_TOKEN, else they answer 503. */
+    TRACKER_URL: url(['http:', 'https:']),
+    /** The tracker account's email (HTTP Basic with TRACKER_API_TOKEN). */
+    TRACKER_EMAIL: optionalStr(),
+    /** The tracker account's API token; never logged. */
+    TRACKER_API_TOKEN: optionalStr(),
+    /** GitHub's REST API: tracker/reports reads the pull request it names there. */
+    GITHUB_API_URL: str('https://api.github.com'),
+    /** The GitHub token (Authorization: Bearer); never logged. Unset: tracker/reports answers 503. */
+    GITHUB_TOKEN: optionalStr(),
+    /** The GitHub organization holding deepsky and platform, the repositories tracker claims work in. */
+    TRACKER_GITHUB_ORG: optionalStr(),
+    /** The read-only checks of tracker/investigate: each system's address and bearer token (docs/decisions.md). */
+    CHECK_IDENTITY_URL: url(['http:', 'https:']),
+    CHECK_IDENTITY_TOKEN: optionalStr(),
+    CHECK_LINKAGE_URL: url(['http:', 'https:']),
+    CHECK_LINKAGE_TOKEN: optionalStr(),
+    CHECK_LEASE_URL: url(['http:', 'https:']),
+    CHECK_LEASE_TOKEN: optionalStr(),
+    CHECK_DASHBOARD_URL: url(['http:', 'https:']),
+    CHECK_DASHBOARD_TOKEN: optionalStr(),
+    CHECK_DOOR_ACCESS_URL: url(['http:', 'https:']),
+    CHECK_DOOR_ACCESS_TOKEN: optionalStr(),
     /** How long a call to the broker or documents may take before it counts as not answering. */
     AGENTS_UPSTREAM_TIMEOUT_MS: int(30_000, 50, 600_000),
   });

@@ -4,9 +4,11 @@ import { auditOnPublished, startAuditListener } from './audit/listener.ts';
 import { agentsAuthenticator, callerPolicy } from './auth.ts';
 import { httpBroker } from './clients/broker.ts';
 import { HttpDocuments } from './clients/documents.ts';
+import { trackerClientsFromConfig } from './clients/tracker-config.ts';
 import { httpResidentDirectory } from './clients/directory.ts';
 import { httpPropertyConnector } from './clients/property-management.ts';
 import { type AgentsConfig, agentsConfig } from './config.ts';
+import { COACHING_CONCURRENCY } from './commands/coaching-job.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { Runner } from './runner/port.ts';
 import type { RunnerLog } from './runner/process.ts';
@@ -41,6 +43,13 @@ export async function startAgents(config: AgentsConfig = agentsConfig(), shared:
     mailDomain: mailDomainOf(config),
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
+    schedulerToken: config.SCHEDULER_TOKEN,
+    coaching: {
+      recipients: config.COACH_RECIPIENTS,
+      communication: config.COACH_COMMUNICATION_RECIPIENTS,
+      model: config.COACH_MODEL,
+      concurrency: COACHING_CONCURRENCY,
+    },
     broker: config.AGENTS_BROKER_URL
       ? httpBroker({
           baseUrl: config.AGENTS_BROKER_URL,
@@ -55,6 +64,7 @@ export async function startAgents(config: AgentsConfig = agentsConfig(), shared:
           timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
         })
       : undefined,
+    ...trackerClientsFromConfig(config),
     // Each outside system only with its address and its credential: either missing is 503 on its tools.
     propertyConnector:
       config.PM_CONNECTOR_URL && config.PM_CONNECTOR_TOKEN
