@@ -33,11 +33,25 @@ export interface FakeRequest {
 
 export type FakeFailure = { status: number; body?: string; contentType?: string } | 'drop';
 
+/**
+ * What a scripted text reply says (chat completions, responses, messages): `text` replaces the
+ * echo, `delay_ms` holds a whole (non-streamed) reply that long, `failure` answers as failNext does.
+ */
+export interface ScriptedReply {
+  text?: string;
+  delay_ms?: number;
+  failure?: FakeFailure;
+}
+/** A test's script: consulted for every text request; undefined keeps the fake's own reply. */
+export type ReplyScript = (req: FakeRequest) => ScriptedReply | undefined;
+
 export interface FakeProvider {
   baseUrl: string;
   requests: FakeRequest[];
   /** The next N requests answer this instead (status, body, headers), or hang up the socket: 'drop'. */
   failNext(f: FakeFailure, times?: number): void;
+  /** Scripts the text replies from now on (model calls of the services under test); undefined stops it. */
+  script(s: ReplyScript | undefined): void;
   /** Replies whose connection closed before they finished (the caller went away). */
   readonly aborts: number;
   /** Resolves once `n` replies in all have been cut short by their caller. */
@@ -55,6 +69,8 @@ export interface FakeOptions {
   chunks?: number;
   /** Delay between streamed events (default 0: written at once). */
   chunkDelayMs?: number;
+  /** The reply script to start with (see FakeProvider.script). */
+  script?: ReplyScript;
 }
 
 interface Forced {
@@ -76,6 +92,8 @@ interface Reply {
 }
 
 const JSON_TYPE = 'application/json';
+/** The text APIs a script answers (speech and transcription keep the fake's own replies). */
+const TEXT_PATHS = new Set(['/v1/chat/completions', '/v1/responses', '/v1/messages']);
 const SSE_TYPE = 'text/event-stream; charset=utf-8';
 
 /** The text of a content value: a string, or the text parts of an array of parts. */
@@ -111,12 +129,12 @@ function promptOf(json: Record<string, unknown>): string {
   return s;
 }
 
-function replyFor(body: Buffer, json: Record<string, unknown>, forced: Forced | undefined): Reply {
+function replyFor(body: Buffer, json: Record<string, unknown>, forced: Forced | undefined, scripted?: string): Reply {
   const hash = createHash('sha1').update(body).digest('hex');
   const model = typeof json.model === 'string' ? json.model : 'unknown-model';
   const prompt = promptOf(json);
   const echo = prompt.split(/\s+/).filter(Boolean).slice(0, 12).join(' ');
-  const text = `${model} heard: ${echo || '(nothing)'}`;
+  const text = scripted ?? `${model} heard: ${echo || '(nothing)'}`;
   const words = text.split(' ').length;
   const u = forced?.usage;
   const input = u?.input_tokens ?? Math.max(1, Math.ceil(prompt.length / 4));
@@ -436,6 +454,7 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
   const bearer = o.key ? `Bearer ${o.key}` : undefined;
   const failures: FakeFailure[] = [];
   const requests: FakeRequest[] = [];
+  let script: ReplyScript | undefined = o.script;
   let aborts = 0;
   let abortWaiters: { n: number; resolve: () => void }[] = [];
 
@@ -493,9 +512,28 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
         json = undefined;
       }
     }
-    if (record) requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body, json });
+    const request: FakeRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, json };
+    if (record) requests.push(request);
 
-    const failure = failures.shift();
+    const scripted = script && TEXT_PATHS.has(path) ? script(request) : undefined;
+    if (scripted?.delay_ms && scripted.delay_ms > 0 && !(json && json.stream === true)) {
+      const wait = scripted.delay_ms;
+      setTimeout(() => answer(req, res, body, json, path, { ...scripted, delay_ms: 0 }), wait);
+      return;
+    }
+    answer(req, res, body, json, path, scripted);
+  }
+
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    // biome-ignore lint/suspicious/noExplicitAny: a provider request of any shape
+    json: any,
+    path: string,
+    scripted: ScriptedReply | undefined,
+  ) {
+    const failure = scripted?.failure ?? failures.shift();
     if (failure === 'drop') {
       req.socket.destroy();
       return;
@@ -528,19 +566,19 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
     const delay = forced?.delay_ms ?? defaultDelay;
     switch (path) {
       case '/v1/chat/completions': {
-        const r = replyFor(body, json, forced);
+        const r = replyFor(body, json, forced, scripted?.text);
         if (json.stream === true) stream(res, chatEvents(r, json, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, chatJson(r));
         return;
       }
       case '/v1/responses': {
-        const r = replyFor(body, json, forced);
+        const r = replyFor(body, json, forced, scripted?.text);
         if (json.stream === true) stream(res, responsesEvents(r, json, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, responsesJson(r, json));
         return;
       }
       case '/v1/messages': {
-        const r = replyFor(body, json, forced);
+        const r = replyFor(body, json, forced, scripted?.text);
         if (json.stream === true) stream(res, messagesEvents(r, chunks), delay, forced);
         else send(res, 200, JSON_TYPE, messagesJson(r));
         return;
@@ -594,6 +632,9 @@ export async function startFakeProvider(o: FakeOptions = {}): Promise<FakeProvid
     requests,
     failNext(f, times = 1) {
       for (let i = 0; i < times; i++) failures.push(f);
+    },
+    script(s) {
+      script = s;
     },
     get aborts() {
       return aborts;
