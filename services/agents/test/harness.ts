@@ -48,7 +48,22 @@ export type As =
 export interface HarnessOptions {
   now?: string;
   env?: Record<string, string | undefined>;
-  app?: Partial<Pick<AgentsDeps, 'swaggerOn' | 'nudge' | 'settle' | 'onEmit' | 'broker' | 'documents'>>;
+  app?: Partial<
+    Pick<
+      AgentsDeps,
+      | 'swaggerOn'
+      | 'nudge'
+      | 'settle'
+      | 'onEmit'
+      | 'broker'
+      | 'documents'
+      | 'propertyConnector'
+      | 'directory'
+      | 'tracker'
+      | 'gitHost'
+      | 'checks'
+    >
+  >;
 }
 
 /**
