@@ -156,7 +156,6 @@ export function checkCommunication(
   const items = Array.isArray(raw) ? raw : [];
   const byLabel = new Map(lines.map((l) => [l.label.toLowerCase(), l]));
   const points: CommunicationPoint[] = [];
-  const used = new Set<string>();
   for (const item of items) {
     if (points.length >= COMMUNICATION_POINTS_MAX) break;
     const p = (item ?? {}) as Record<string, unknown>;
@@ -173,8 +172,6 @@ export function checkCommunication(
     const suggestion = text(p.suggestion);
     if (!line || !quote || !line.text.includes(quote) || !observation || !suggestion) continue;
     if (namesAny(`${quote}\n${observation}\n${suggestion}`, others)) continue;
-    if (used.has(line.label)) continue;
-    used.add(line.label);
     points.push({
       id: `comm-${points.length + 1}`,
       meeting_id: line.meeting_id,
