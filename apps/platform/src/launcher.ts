@@ -72,6 +72,11 @@ export function constructionLocalEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return {
     CONSTRUCTION_ACCESS_AUD: env.CONSTRUCTION_ACCESS_AUD || 'construction-app',
     AGENTS_ACCESS_AUD: env.AGENTS_ACCESS_AUD || 'agents-app',
+    CONSOLE_ACCESS_AUD: env.CONSOLE_ACCESS_AUD || 'console-app',
+    // The console's us/core is the launcher's own platform: its database and bus when real ones are
+    // set (embedded, the shared PGlite and in-process bus are handed over instead).
+    ...(env.DATABASE_URL && !env.US_CORE_DATABASE_URL ? { US_CORE_DATABASE_URL: env.DATABASE_URL } : {}),
+    ...(env.BUS_URL && !env.US_CORE_BUS_URL ? { US_CORE_BUS_URL: env.BUS_URL } : {}),
     CONSTRUCTION_EDITORS: env.CONSTRUCTION_EDITORS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
     ...(env.CONSTRUCTION_VENDORS_SERVICE_TOKEN && !env.VENDORS_SERVICE_TOKEN
       ? { VENDORS_SERVICE_TOKEN: env.CONSTRUCTION_VENDORS_SERVICE_TOKEN }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DEFAULT_PORT as ACCOUNTING_PORT, accountingConfig, startAccounting } from '@platform/accounting';
 import { DEFAULT_PORT as AGENTS_PORT, agentsConfig, startAgents } from '@platform/agents';
 import { DEFAULT_PORT as BROKER_PORT, brokerConfig, startBroker } from '@platform/broker';
+import { DEFAULT_PORT as CONSOLE_PORT, consoleConfig, startConsole } from '@platform/console';
 import { DEFAULT_PORT as CONSTRUCTION_PORT, constructionConfig, startConstruction } from '@platform/construction';
 import { DEFAULT_PORT as DOCUMENTS_PORT, documentsConfig, startDocuments } from '@platform/documents';
 import { DEFAULT_PORT as IDENTITY_PORT, identityConfig, startIdentity } from '@platform/identity';
@@ -118,6 +119,13 @@ export const SERVICES: Record<string, ServiceEntry> = {
     // the harness's model calls go through the broker (the launcher hands it both addresses).
     needs: ['identity', 'documents', 'broker'],
     start: async (env, shared) => started('agents', await startAgents(agentsConfig(env), shared)),
+  },
+  console: {
+    port: CONSOLE_PORT,
+    // Identity stands in for the access gateway (console-app). The console inspects the launcher's
+    // own database and bus as us/core unless US_CORE_DATABASE_URL / US_CORE_BUS_URL name others.
+    needs: ['identity'],
+    start: async (env, shared) => started('console', await startConsole(consoleConfig(env), shared)),
   },
 };
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { accountingConfig } from '@platform/accounting';
 import { agentsConfig } from '@platform/agents';
 import { brokerConfig } from '@platform/broker';
+import { consoleConfig } from '@platform/console';
 import { constructionConfig } from '@platform/construction';
 import { documentsConfig } from '@platform/documents';
 import { identityConfig } from '@platform/identity';
@@ -63,6 +64,7 @@ function variablesTheCodeReads(): Set<string> {
     accountingConfig,
     agentsConfig,
     brokerConfig,
+    consoleConfig,
     constructionConfig,
     documentsConfig,
     identityConfig,
