@@ -116,48 +116,108 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
     await this.running;
   }
 
-  /** Publish until the outbox has nothing claimable or a send fails; returns how many events went out. */
+  /**
+   * Publish until the outbox has nothing claimable or a send fails; returns how many events went
+   * out. Batches go onto the bus one after another (each topic's events keep their order), but the
+   * database work around them overlaps the bus's answers: the next batch is claimed while one is
+   * sent, and a sent batch is marked while the next one travels.
+   */
   async drain(): Promise<number> {
     if (this.running) return this.running;
-    this.running = (async () => {
-      let total = 0;
-      for (;;) {
-        const batch = await this.drainBatch();
-        total += batch.published;
-        if (batch.claimed === 0 || !batch.sent) return total;
-      }
-    })().finally(() => {
+    this.running = this.pipeline().finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async drainBatch(): Promise<{ claimed: number; published: number; sent: boolean }> {
+  private async pipeline(): Promise<number> {
+    let total = 0;
+    let markFailed = false;
+    let marking: Promise<void> = Promise.resolve();
+    let claiming = settledLater(this.claim());
+    let claimedAhead = false;
+    try {
+      for (;;) {
+        let batch = await claiming;
+        claiming = settledLater(Promise.resolve(NO_BATCH));
+        // A claim made ahead ran before the send it overlapped ended: rows written since then are
+        // looked for once more before the drain counts the outbox empty.
+        if (batch.rows.length === 0 && claimedAhead) batch = await this.claim();
+        claimedAhead = false;
+        // A mark that failed stops the drain as a synchronous one would: nothing more is sent.
+        if (batch.rows.length === 0 || markFailed) {
+          if (batch.rows.length) await unclaimRows(this.db, batch.token, batch.ids);
+          break;
+        }
+        claiming = settledLater(this.claim());
+        claimedAhead = true;
+        const sent = await withTimeout(this.bus.publish(batch.messages), this.opts.sendTimeoutMs ?? 10_000);
+        if (!sent.ok) {
+          // The claim goes back at once (not at its lease's end), so the next poll resends in order.
+          await releaseRows(this.db, batch.token, batch.ids, sent.error.message);
+          this.opts.onError?.(sent.error);
+          break;
+        }
+        const previous = marking;
+        marking = settledLater(
+          (async () => {
+            await previous;
+            total += await markPublished(this.db, batch.token, batch.ids, this.clock());
+            await this.published(batch.messages);
+          })().catch((e) => {
+            markFailed = true;
+            throw e;
+          }),
+        );
+      }
+    } finally {
+      // However the loop ended: a batch claimed ahead and not sent goes back at once, and the
+      // marks of sent batches are written (or have failed) before drain answers.
+      const ahead = await claiming.catch(() => NO_BATCH);
+      if (ahead.rows.length) await unclaimRows(this.db, ahead.token, ahead.ids);
+      await marking;
+    }
+    return total;
+  }
+
+  private async claim(): Promise<Batch> {
     const token = randomUUID();
     const rows = await claimRows(this.db, token, this.clock(), this.opts.leaseMs ?? 60_000, this.opts.batch ?? 500);
-    if (rows.length === 0) return { claimed: 0, published: 0, sent: true };
-    const messages: BusMessage[] = rows.map((r) => ({
-      id: r.event_id,
-      subject: r.subject,
-      data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
-    }));
-    const ids = rows.map((r) => r.id);
-    const sent = await withTimeout(this.bus.publish(messages), this.opts.sendTimeoutMs ?? 10_000);
-    if (!sent.ok) {
-      await releaseRows(this.db, token, ids, sent.error.message);
-      this.opts.onError?.(sent.error);
-      return { claimed: rows.length, published: 0, sent: false };
-    }
-    const published = await markPublished(this.db, token, ids, this.clock());
-    if (this.opts.onPublished) {
-      try {
-        await this.opts.onPublished(messages.map((m) => m.data as EventEnvelope));
-      } catch (e) {
-        this.opts.onError?.(e as Error);
-      }
-    }
-    return { claimed: rows.length, published, sent: true };
+    return {
+      token,
+      ids: rows.map((r) => r.id),
+      rows,
+      messages: rows.map((r) => ({
+        id: r.event_id,
+        subject: r.subject,
+        data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+      })),
+    };
   }
+
+  private async published(messages: BusMessage[]) {
+    if (!this.opts.onPublished) return;
+    try {
+      await this.opts.onPublished(messages.map((m) => m.data as EventEnvelope));
+    } catch (e) {
+      this.opts.onError?.(e as Error);
+    }
+  }
+}
+
+interface Batch {
+  token: string;
+  ids: number[];
+  rows: ClaimedRow[];
+  messages: BusMessage[];
+}
+
+const NO_BATCH: Batch = { token: '', ids: [], rows: [], messages: [] };
+
+/** A promise awaited later: its rejection is handled where it is awaited, not reported at once. */
+function settledLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /**
@@ -197,6 +257,13 @@ async function markPublished<DB extends KitTables>(
 async function releaseRows<DB extends KitTables>(db: Db<DB>, token: string, ids: number[], error: string) {
   await sql`
     UPDATE outbox SET claimed_until = NULL, claim_token = NULL, attempts = attempts + 1, last_error = ${error}
+    WHERE id = ANY(${ids}::bigint[]) AND claim_token = ${token}`.execute(db);
+}
+
+/** Gives back a claim that was never sent: no attempt is counted and no error recorded. */
+async function unclaimRows<DB extends KitTables>(db: Db<DB>, token: string, ids: number[]) {
+  await sql`
+    UPDATE outbox SET claimed_until = NULL, claim_token = NULL
     WHERE id = ANY(${ids}::bigint[]) AND claim_token = ${token}`.execute(db);
 }
 
