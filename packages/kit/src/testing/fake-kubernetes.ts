@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
+import {
+  acceptWebSocket,
+  EXEC_PROTOCOL,
+  type FakeExecSession,
+  offeredProtocols,
+  runExecSession,
+  ServerWebSocket,
+} from './fake-kubernetes-exec.ts';
+
+export { EXEC_PROTOCOL, type FakeExecSession } from './fake-kubernetes-exec.ts';
 
 /**
  * A small Kubernetes API server for tests (ARCHITECTURE.md, "Outside systems, runners and
@@ -10,7 +22,10 @@ import { isDeepStrictEqual } from 'node:util';
  * of API-server validations a client is likely to trip over (names, labels, selectors, restart
  * policies, immutable fields). Controllers do not run: a Deployment gets no ReplicaSet or Pod, a
  * Job never finishes, status stays as written. Kinds live in a registry so another service (the
- * operations console) can serve what it reads.
+ * operations console) can serve what it reads. Besides the CRUD paths it serves what the console
+ * reads: watches (`?watch=true`, newline-delimited events), a pod's log (plain text, `follow`
+ * keeps it open until the pod goes or stops), metrics.k8s.io's PodMetrics and exec over a
+ * `v4.channel.k8s.io` WebSocket with a small shell behind it.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON documents.
@@ -53,7 +68,15 @@ export interface FakeKubernetesRequest {
   resource?: string;
   namespace?: string;
   name?: string;
+  /** log or exec on a pod. */
+  subresource?: string;
   status: number;
+}
+
+export interface ContainerUsage {
+  name: string;
+  /** Quantities as metrics-server writes them: cpu in nanocores or millicores (`12345n`, `5m`), memory in Ki or Mi. */
+  usage: { cpu: string; memory: string };
 }
 
 export interface FakeKubernetes {
@@ -84,8 +107,34 @@ export interface FakeKubernetes {
    * for a concurrent writer (e.g. changes an object so the request's resourceVersion is stale).
    */
   beforeNext(match: { method: string; resource: string; name?: string }, change: () => void): void;
-  /** Serves another kind besides the built-in ones (Deployment, Job, Secret, ConfigMap, Pod). */
+  /** Serves another kind besides the built-in ones (Deployment, Job, Secret, ConfigMap, Pod, Event). */
   register(kind: FakeKind): Promise<void>;
+  /**
+   * Appends lines to a container's log as the container would write them (the container defaults
+   * to the pod's first); open `follow` reads receive them at once. `time` stamps the lines
+   * (default now) for `timestamps`, `sinceTime` and `sinceSeconds`.
+   */
+  appendLog(
+    namespace: string,
+    pod: string,
+    lines: string | string[],
+    options?: { container?: string; time?: Date },
+  ): void;
+  /** The usage metrics-server reports for a pod at metrics.k8s.io/v1beta1 (only while the pod exists). */
+  setPodMetrics(
+    namespace: string,
+    pod: string,
+    containers: ContainerUsage[],
+    options?: { window?: string; time?: Date },
+  ): void;
+  /** The executables a pod's containers have (default bash, sh and echo): exec of another fails as a runtime would. */
+  setExecutables(namespace: string, pod: string, names: string[]): void;
+  /** Exec sessions the server accepted, in order. */
+  execs: FakeExecSession[];
+  /** Watches and log follows open now. */
+  openStreams(): { watches: number; follows: number };
+  /** Resolves once `check` holds for the open streams (a test waits for a client to be listening, never sleeps). */
+  untilStreams(check: (open: { watches: number; follows: number }) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -374,6 +423,29 @@ export function builtInKinds(): FakeKind[] {
       defaults: (o) => podTemplateDefaults(o, 'Always'),
       validate: (o) => podSpecCauses(o.spec, 'spec', ['Always', 'OnFailure', 'Never']),
     },
+    {
+      kind: 'Event',
+      group: '',
+      version: 'v1',
+      plural: 'events',
+      namespaced: true,
+      generation: false,
+      statusSubresource: false,
+      // The Event class types its constructor argument more narrowly than the other models.
+      model: async () =>
+        (await import('kubernetes-models/v1/Event')).Event as unknown as new (
+          data: KubeObject,
+        ) => { validate(): void },
+      defaults: (o) => {
+        o.type ??= 'Normal';
+        o.count ??= 1;
+        o.source ??= {};
+      },
+      validate: (o) =>
+        o.involvedObject?.namespace !== undefined && o.involvedObject.namespace !== o.metadata?.namespace
+          ? [{ field: 'involvedObject.namespace', message: 'Invalid value: does not match event.namespace' }]
+          : [],
+    },
   ];
 }
 
@@ -598,7 +670,49 @@ interface Route {
   kind: FakeKind;
   namespace?: string;
   name?: string;
+  subresource?: string;
 }
+
+type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+interface Watcher {
+  kind: FakeKind;
+  namespace?: string;
+  matches: (object: KubeObject) => boolean;
+  send: (type: WatchType, object: KubeObject) => void;
+}
+
+interface LogLine {
+  time: Date;
+  text: string;
+}
+
+interface Follower {
+  namespace: string;
+  pod: string;
+  container: string;
+  write: (line: LogLine) => void;
+  end: () => void;
+}
+
+/** RFC 3339 with nanoseconds, as the kubelet stamps log lines. */
+const nanoTime = (time: Date) => time.toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+
+/** The container a log or exec request means: the named one, else the pod's only one. */
+function containerOf(pod: KubeObject, wanted: string | null): string {
+  const names: string[] = (pod.spec?.containers ?? []).map((c: KubeObject) => c.name);
+  if (wanted) {
+    if (!names.includes(wanted)) throw badRequest(`container ${wanted} is not valid for pod ${pod.metadata.name}`);
+    return wanted;
+  }
+  if (names.length !== 1)
+    throw badRequest(
+      `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]`,
+    );
+  return names[0];
+}
+
+const isTrue = (value: string | null) => value === 'true' || value === '1';
 
 /**
  * Starts the fake on 127.0.0.1 at a free port. `token`, when given, is required as a bearer token
@@ -613,6 +727,59 @@ export async function startFakeKubernetes(
   const requests: FakeKubernetesRequest[] = [];
   const hooks: { match: { method: string; resource: string; name?: string }; change: () => void }[] = [];
   let resourceVersion = 1000;
+  const watchers = new Set<Watcher>();
+  const history: { kind: FakeKind; type: WatchType; object: KubeObject; old?: KubeObject }[] = [];
+  const logs = new Map<string, LogLine[]>();
+  const followers = new Set<Follower>();
+  const metrics = new Map<string, { containers: ContainerUsage[]; window: string; time?: Date }>();
+  const executables = new Map<string, string[]>();
+  const execs: FakeExecSession[] = [];
+  const streamChanges = new EventEmitter();
+  const openStreams = () => ({ watches: watchers.size, follows: followers.size });
+  const streamsChanged = () => streamChanges.emit('change');
+  const logKey = (namespace: string, pod: string, container: string) => `${namespace}/${pod}/${container}`;
+
+  /** Tells the watches a change happened; a watch filtered by selector sees an object leave or enter as DELETED or ADDED. */
+  const deliver = (w: Watcher, kind: FakeKind, type: WatchType, object: KubeObject, old?: KubeObject) => {
+    if (w.kind !== kind) return;
+    if (w.namespace !== undefined && object.metadata?.namespace !== w.namespace) return;
+    if (type === 'DELETED') {
+      if (w.matches(object)) w.send('DELETED', object);
+      return;
+    }
+    const now = w.matches(object);
+    const before = old !== undefined && w.matches(old);
+    if (now) w.send(before ? 'MODIFIED' : 'ADDED', object);
+    else if (before) w.send('DELETED', object);
+  };
+  const endFollowers = (namespace: string, pod: string) => {
+    for (const f of [...followers]) if (f.namespace === namespace && f.pod === pod) f.end();
+  };
+  /** Every write to the store goes through here so watches and log follows hear of it. */
+  const put = (kind: FakeKind, key: string, object: KubeObject, old?: KubeObject) => {
+    store.set(key, object);
+    const type: WatchType = old ? 'MODIFIED' : 'ADDED';
+    history.push({ kind, type, object, old });
+    for (const w of [...watchers]) deliver(w, kind, type, object, old);
+    if (kind.kind === 'Pod' && ['Succeeded', 'Failed'].includes(object.status?.phase)) {
+      endFollowers(object.metadata.namespace, object.metadata.name);
+    }
+  };
+  const drop = (kind: FakeKind, key: string): boolean => {
+    const object = store.get(key);
+    if (!object) return false;
+    store.delete(key);
+    const gone = { ...object, metadata: { ...object.metadata, resourceVersion: nextVersion() } };
+    history.push({ kind, type: 'DELETED', object: gone });
+    for (const w of [...watchers]) deliver(w, kind, 'DELETED', gone);
+    if (kind.kind === 'Pod') {
+      const { namespace, name } = object.metadata;
+      endFollowers(namespace, name);
+      metrics.delete(`${namespace}/${name}`);
+      for (const k of [...logs.keys()]) if (k.startsWith(`${namespace}/${name}/`)) logs.delete(k);
+    }
+    return true;
+  };
 
   const register = async (kind: FakeKind) => {
     kinds.set(`${kind.group}/${kind.version}/${kind.plural}`, kind);
@@ -681,7 +848,7 @@ export async function startFakeKubernetes(
     if (kind.statusSubresource) object.status = {};
     admit(kind, object);
     object.metadata.resourceVersion = nextVersion();
-    store.set(keyOf(kind, namespace, name), object);
+    put(kind, keyOf(kind, namespace, name), object);
     return object;
   };
 
@@ -736,7 +903,7 @@ export async function startFakeKubernetes(
     if (isDeepStrictEqual(object, old)) return old;
     if (kind.generation && changedOutsideMetadata) object.metadata.generation = old.metadata.generation + 1;
     object.metadata.resourceVersion = nextVersion();
-    store.set(key, object);
+    put(kind, key, object, old);
     return object;
   };
 
@@ -764,7 +931,10 @@ export async function startFakeKubernetes(
   };
 
   const route = (path: string): Route | undefined => {
-    const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+    const m =
+      /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?$/.exec(
+        path,
+      );
     if (!m) return undefined;
     const group = m[1] ? '' : m[2];
     const version = m[1] ?? m[3];
@@ -775,6 +945,7 @@ export async function startFakeKubernetes(
       kind,
       namespace: m[4] ? decodeURIComponent(m[4]) : undefined,
       name: m[6] ? decodeURIComponent(m[6]) : undefined,
+      subresource: m[7],
     };
   };
 
@@ -787,6 +958,7 @@ export async function startFakeKubernetes(
   ): [number, unknown] => {
     const { kind, namespace, name } = r;
     if (kind.namespaced && name !== undefined && namespace === undefined) throw notFoundPath();
+    if (r.subresource !== undefined) throw notFoundPath();
     if (name === undefined) {
       if (method === 'GET') return [200, listOf(kind, namespace, query)];
       if (method === 'POST' && (namespace !== undefined || !kind.namespaced))
@@ -824,7 +996,7 @@ export async function startFakeKubernetes(
       case 'DELETE': {
         const object = store.get(key);
         if (!object) throw notFound(kind, name);
-        store.delete(key);
+        drop(kind, key);
         // Deployments, Jobs and Secrets answer a Success Status naming the resource, not the object.
         return [
           200,
@@ -842,6 +1014,200 @@ export async function startFakeKubernetes(
     }
   };
 
+  /** GET ...?watch=true: newline-delimited {type, object}; from a resourceVersion replays what came after it, else starts with ADDED for what exists. */
+  const watch = (r: Route, query: URLSearchParams, res: ServerResponse) => {
+    const matchesLabels = parseLabelSelector(query.get('labelSelector') ?? '');
+    const fieldSelector = query.get('fieldSelector') ?? '';
+    matchesFieldSelector(fieldSelector, {});
+    const from = query.get('resourceVersion') ?? '';
+    const watcher: Watcher = {
+      kind: r.kind,
+      namespace: r.namespace,
+      matches: (o) => matchesLabels(o.metadata?.labels) && matchesFieldSelector(fieldSelector, o),
+      send: (type, object) =>
+        res.write(`${JSON.stringify({ type, object: withType(r.kind, structuredClone(object)) })}\n`),
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (from === '' || from === '0') {
+      for (const object of listOf(r.kind, r.namespace, query).items) watcher.send('ADDED', object);
+    } else {
+      for (const h of history) {
+        if (Number(h.object.metadata.resourceVersion) > Number(from)) deliver(watcher, h.kind, h.type, h.object, h.old);
+      }
+    }
+    watchers.add(watcher);
+    streamsChanged();
+    const seconds = Number(query.get('timeoutSeconds') ?? 0);
+    const timer = seconds > 0 ? setTimeout(() => res.end(), seconds * 1000) : undefined;
+    res.on('close', () => {
+      clearTimeout(timer);
+      watchers.delete(watcher);
+      streamsChanged();
+    });
+  };
+
+  /** GET .../pods/{name}/log: the container's lines as text; `follow` keeps the response open while the pod runs. */
+  const podLog = (r: Route, query: URLSearchParams, res: ServerResponse) => {
+    const namespace = r.namespace!;
+    const name = r.name!;
+    const pod = store.get(keyOf(r.kind, namespace, name));
+    if (!pod) throw notFound(r.kind, name);
+    const container = containerOf(pod, query.get('container'));
+    const phase = pod.status?.phase;
+    if (phase === undefined || phase === 'Pending') {
+      throw badRequest(`container "${container}" in pod "${name}" is waiting to start: ContainerCreating`);
+    }
+    if (isTrue(query.get('previous'))) {
+      throw badRequest(`previous terminated container "${container}" in pod "${name}" not found`);
+    }
+    let lines = logs.get(logKey(namespace, name, container)) ?? [];
+    const sinceSeconds = query.get('sinceSeconds');
+    const sinceTime = query.get('sinceTime');
+    if (sinceSeconds && sinceTime) throw badRequest('at most one of sinceTime or sinceSeconds may be specified');
+    const since = sinceSeconds
+      ? Date.now() - Number(sinceSeconds) * 1000
+      : sinceTime
+        ? Date.parse(sinceTime)
+        : undefined;
+    if (since !== undefined) lines = lines.filter((l) => l.time.getTime() >= since);
+    const tailLines = query.get('tailLines');
+    if (tailLines !== null && tailLines !== '') {
+      const n = Number(tailLines);
+      if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid value for tailLines: ${tailLines}`);
+      lines = n === 0 ? [] : lines.slice(-n);
+    }
+    const timestamps = isTrue(query.get('timestamps'));
+    let budget = query.get('limitBytes') ? Number(query.get('limitBytes')) : Number.POSITIVE_INFINITY;
+    const format = (l: LogLine) => {
+      const text = `${timestamps ? `${nanoTime(l.time)} ` : ''}${l.text}\n`;
+      const bytes = Buffer.from(text);
+      const out = bytes.length <= budget ? bytes : bytes.subarray(0, budget);
+      budget -= out.length;
+      return out;
+    };
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    for (const l of lines) res.write(format(l));
+    if (!isTrue(query.get('follow')) || phase !== 'Running' || budget <= 0) {
+      res.end();
+      return;
+    }
+    const follower: Follower = {
+      namespace,
+      pod: name,
+      container,
+      write: (l) => {
+        res.write(format(l));
+        if (budget <= 0) res.end();
+      },
+      end: () => res.end(),
+    };
+    followers.add(follower);
+    streamsChanged();
+    res.on('close', () => {
+      followers.delete(follower);
+      streamsChanged();
+    });
+  };
+
+  /** metrics.k8s.io/v1beta1 pods: PodMetrics of the pods that exist and have usage set. */
+  const podMetrics = (namespace: string | undefined, name: string | undefined, query: URLSearchParams): unknown => {
+    const matchesLabels = parseLabelSelector(query.get('labelSelector') ?? '');
+    const items = [...metrics.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([key, m]) => {
+        const [ns, podName] = key.split('/');
+        const pod = store.get(keyOf(kindNamed('Pod'), ns, podName));
+        if (!pod || (namespace !== undefined && ns !== namespace) || (name !== undefined && podName !== name))
+          return [];
+        if (!matchesLabels(pod.metadata.labels)) return [];
+        const time = (m.time ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
+        return [
+          {
+            metadata: { name: podName, namespace: ns, creationTimestamp: time, labels: pod.metadata.labels ?? {} },
+            timestamp: time,
+            window: m.window,
+            containers: structuredClone(m.containers),
+          },
+        ];
+      });
+    if (name !== undefined) {
+      if (items.length === 0)
+        throw new StatusError(404, 'NotFound', `podmetrics.metrics.k8s.io "${name}" not found`, {
+          name,
+          group: 'metrics.k8s.io',
+          kind: 'pods',
+        });
+      return { kind: 'PodMetrics', apiVersion: 'metrics.k8s.io/v1beta1', ...items[0] };
+    }
+    return { kind: 'PodMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {}, items };
+  };
+
+  /** GET .../pods/{name}/exec with Upgrade: websocket; answers an HTTP Status before upgrading when it refuses. */
+  const exec = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const entry: FakeKubernetesRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+    };
+    try {
+      if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
+        throw new StatusError(401, 'Unauthorized', 'Unauthorized');
+      }
+      const r = route(url.pathname);
+      if (r?.kind.kind !== 'Pod' || r.subresource !== 'exec' || !r.namespace || !r.name) throw notFoundPath();
+      Object.assign(entry, { resource: 'pods', namespace: r.namespace, name: r.name, subresource: 'exec' });
+      const pod = store.get(keyOf(r.kind, r.namespace, r.name));
+      if (!pod) throw notFound(r.kind, r.name);
+      const container = containerOf(pod, url.searchParams.get('container'));
+      const command = url.searchParams.getAll('command');
+      if (command.length === 0) throw badRequest('you must specify at least 1 command');
+      if (pod.status?.phase !== 'Running') {
+        throw badRequest(`unable to upgrade connection: container not found ("${container}")`);
+      }
+      if (!offeredProtocols(req).includes(EXEC_PROTOCOL)) {
+        throw badRequest(`the fake Kubernetes API speaks ${EXEC_PROTOCOL} only`);
+      }
+      if (!acceptWebSocket(req, socket, EXEC_PROTOCOL)) throw badRequest('exec needs a WebSocket upgrade');
+      entry.status = 101;
+      requests.push(entry);
+      const session: FakeExecSession = {
+        namespace: r.namespace,
+        pod: r.name,
+        container,
+        command,
+        tty: isTrue(url.searchParams.get('tty')),
+        protocol: EXEC_PROTOCOL,
+        stdin: '',
+        resizes: [],
+        closed: false,
+      };
+      execs.push(session);
+      let input: (data: Buffer) => void = () => {};
+      if (head.length > 0) socket.unshift(head);
+      const ws = new ServerWebSocket(
+        socket,
+        (data) => input(data),
+        () => {
+          session.closed = true;
+        },
+      );
+      input = runExecSession(ws, session, executables.get(`${r.namespace}/${r.name}`) ?? ['bash', 'sh', 'echo']);
+    } catch (error) {
+      const failure =
+        error instanceof StatusError
+          ? error
+          : new StatusError(500, 'InternalError', `fake Kubernetes API: ${String(error)}`);
+      entry.status = failure.code;
+      requests.push(entry);
+      const body = JSON.stringify(failure.body());
+      socket.end(
+        `HTTP/1.1 ${failure.code} ${STATUS_CODES[failure.code] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    }
+  };
+
   const notFoundPath = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
   const methodNotAllowed = () =>
     new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
@@ -855,14 +1221,18 @@ export async function startFakeKubernetes(
       const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
       const text = Buffer.concat(chunks).toString('utf8');
       const r = route(url.pathname);
+      const metricsPath = /^\/apis\/metrics\.k8s\.io\/v1beta1(?:\/namespaces\/([^/]+))?\/pods(?:\/([^/]+))?$/.exec(
+        url.pathname,
+      );
       const entry: FakeKubernetesRequest = {
         method,
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
         contentType: contentType || undefined,
-        resource: r?.kind.plural,
-        namespace: r?.namespace,
-        name: r?.name,
+        resource: metricsPath ? 'pods.metrics.k8s.io' : r?.kind.plural,
+        namespace: metricsPath ? metricsPath[1] : r?.namespace,
+        name: metricsPath ? metricsPath[2] : r?.name,
+        ...(r?.subresource ? { subresource: r.subresource } : {}),
         status: 0,
       };
       let status: number;
@@ -878,7 +1248,27 @@ export async function startFakeKubernetes(
             throw badRequest('the body of the request was not valid JSON');
           }
         }
+        if (metricsPath && method === 'GET') {
+          [status, answer] = [200, podMetrics(metricsPath[1], metricsPath[2], url.searchParams)];
+          entry.status = status;
+          requests.push(entry);
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(answer));
+          return;
+        }
         if (!r) throw notFoundPath();
+        const streaming =
+          method === 'GET' &&
+          ((r.kind.kind === 'Pod' && r.subresource === 'log' && r.name !== undefined && r.namespace !== undefined) ||
+            (r.name === undefined && isTrue(url.searchParams.get('watch'))));
+        if (streaming) {
+          // The answer streams: the request is logged once the stream has been accepted.
+          if (r.subresource === 'log') podLog(r, url.searchParams, res);
+          else watch(r, url.searchParams, res);
+          entry.status = 200;
+          requests.push(entry);
+          return;
+        }
         const hook = hooks.findIndex(
           (h) =>
             h.match.method === method &&
@@ -902,6 +1292,7 @@ export async function startFakeKubernetes(
       res.end(JSON.stringify(answer));
     });
   });
+  server.on('upgrade', exec);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -957,16 +1348,55 @@ export async function startFakeKubernetes(
       if (!current) throw notFound(kind, name);
       const next = { ...current, status: structuredClone(status), metadata: { ...current.metadata } };
       next.metadata.resourceVersion = nextVersion();
-      store.set(key, next);
+      put(kind, key, next, current);
       return structuredClone(next);
     },
     remove(kindName, namespace, name) {
-      return store.delete(keyOf(kindNamed(kindName), namespace, name));
+      const kind = kindNamed(kindName);
+      return drop(kind, keyOf(kind, namespace, name));
     },
     beforeNext(match, change) {
       hooks.push({ match, change });
     },
     register,
+    execs,
+    appendLog(namespace, podName, lines, opts = {}) {
+      const pod = store.get(keyOf(kindNamed('Pod'), namespace, podName));
+      if (!pod) throw new Error(`the fake Kubernetes API has no pod ${namespace}/${podName}`);
+      const container = opts.container ?? pod.spec?.containers?.[0]?.name;
+      const key = logKey(namespace, podName, container);
+      const list = logs.get(key) ?? [];
+      logs.set(key, list);
+      for (const text of typeof lines === 'string' ? [lines] : lines) {
+        const line = { time: opts.time ?? new Date(), text };
+        list.push(line);
+        for (const f of [...followers]) {
+          if (f.namespace === namespace && f.pod === podName && f.container === container) f.write(line);
+        }
+      }
+    },
+    setPodMetrics(namespace, podName, containers, opts = {}) {
+      metrics.set(`${namespace}/${podName}`, {
+        containers: structuredClone(containers),
+        window: opts.window ?? '30s',
+        time: opts.time,
+      });
+    },
+    setExecutables(namespace, podName, names) {
+      executables.set(`${namespace}/${podName}`, [...names]);
+    },
+    openStreams,
+    untilStreams(check) {
+      return new Promise<void>((resolve) => {
+        if (check(openStreams())) return resolve();
+        const listener = () => {
+          if (!check(openStreams())) return;
+          streamChanges.off('change', listener);
+          resolve();
+        };
+        streamChanges.on('change', listener);
+      });
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
