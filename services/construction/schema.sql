@@ -454,7 +454,8 @@ CREATE TABLE construction.outbox (
     attempts integer DEFAULT 0 NOT NULL,
     last_error text,
     claimed_until timestamp with time zone,
-    claim_token uuid
+    claim_token uuid,
+    republished integer DEFAULT 0 NOT NULL
 );
 
 --

@@ -796,7 +796,8 @@ CREATE TABLE workspace.outbox (
     attempts integer DEFAULT 0 NOT NULL,
     last_error text,
     claimed_until timestamp with time zone,
-    claim_token uuid
+    claim_token uuid,
+    republished integer DEFAULT 0 NOT NULL
 );
 
 --

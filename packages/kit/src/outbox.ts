@@ -74,7 +74,17 @@ interface ClaimedRow {
   event_id: string;
   subject: string;
   payload: unknown;
+  /** How often an operator republished the row (0: never). */
+  republished: number;
 }
+
+/**
+ * The bus message id of an outbox row: its event id, and for a row an operator republished the
+ * count appended, so the bus does not drop it as the duplicate of its first publish (the
+ * envelope inside keeps the event id).
+ */
+export const outboxMessageId = (row: { event_id: string; republished?: number | null }): string =>
+  row.republished ? `${row.event_id}.r${row.republished}` : row.event_id;
 
 /**
  * Drains the outbox to the bus. Each batch is claimed with a lease in one short statement (FOR
@@ -188,7 +198,7 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
       ids: rows.map((r) => r.id),
       rows,
       messages: rows.map((r) => ({
-        id: r.event_id,
+        id: outboxMessageId(r),
         subject: r.subject,
         data: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
       })),
@@ -233,7 +243,7 @@ async function claimRows<DB extends KitTables>(db: Db<DB>, token: string, now: D
       WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < ${now})
       ORDER BY id LIMIT ${batch}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, event_id, subject, payload`.execute(db);
+    RETURNING id, event_id, subject, payload, republished`.execute(db);
   // RETURNING has no order; the bus gets each topic's events in the order they were written.
   return claimed.rows.sort((a, b) => a.id - b.id);
 }

@@ -42,6 +42,7 @@ export interface Outbox {
   occurred_at: Generated<Timestamp>;
   payload: Json;
   published_at: Timestamp | null;
+  republished: Generated<number>;
   restricted: Generated<boolean>;
   subject: string;
 }
