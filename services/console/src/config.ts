@@ -32,6 +32,27 @@ export const consoleConfig = (env: Record<string, string | undefined> = process.
     /** SQL browser: the most rows an answer carries, and how long a statement may run. */
     CONSOLE_SQL_ROW_CAP: int(500, 1, 10_000),
     CONSOLE_SQL_TIMEOUT_MS: int(5_000, 100, 600_000),
+    /** Releases: the helm executable (run with an argument array, never a shell) and how long one run may take. */
+    HELM_BIN: str('helm'),
+    HELM_TIMEOUT_MS: int(120_000, 1_000, 1_800_000),
+    /** Feature flags: how long one call to a subscription's flag server may take. */
+    CONSOLE_FLAGS_TIMEOUT_MS: int(10_000, 100, 120_000),
+    /** Log search: Datadog's keys (unset: 501 logs_not_configured), its site, and its API URL (tests). */
+    DD_API_KEY: optionalStr(),
+    DD_APP_KEY: optionalStr(),
+    DD_SITE: str('datadoghq.com'),
+    DD_API_URL: url(['http:', 'https:']),
+    /** Log search: the facets file (a JSON array of {facet, label}); unset: the built-in list. */
+    CONSOLE_LOG_FACETS_FILE: optionalStr(),
+    /**
+     * Web UI: identity's issuer where the page signs in and trades its access token for a gateway
+     * token (locally the launcher's identity, the gateway stand-in); unset behind the real gateway.
+     */
+    CONSOLE_WEB_SIGN_IN_URL: url(['http:', 'https:']),
+    /** Web UI: its public OAuth client at identity (config/clients). */
+    CONSOLE_WEB_CLIENT_ID: str('console-web'),
+    /** Web UI: the audience of the identity access token it trades (identity's own API). */
+    PLATFORM_AUDIENCE: str('urn:platform:api'),
   }),
   /** The variables the scopes name (US_CORE_DATABASE_URL, ...), read by name when a scope resolves. */
   env,

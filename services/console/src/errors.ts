@@ -44,5 +44,32 @@ export const ERRORS = defineErrors({
   sql_failed: { status: 422, meaning: 'The database refused the statement (its message is given)' },
   stream_not_found: { status: 404, meaning: 'No such stream on the bus' },
   message_not_found: { status: 404, meaning: 'No message at that sequence in the stream' },
+  // Releases (Helm).
+  invalid_release_name: {
+    status: 422,
+    meaning: "Not a Helm release name (lowercase DNS-1123, at most 53); Helm was not run",
+  },
+  invalid_namespace: { status: 422, meaning: 'Not a namespace (a DNS-1123 label); Helm was not run' },
+  invalid_revision: { status: 422, meaning: 'A revision is a whole number from 1' },
+  revision_not_in_history: { status: 422, meaning: "The revision is not in the release's history; no rollback ran" },
+  revision_is_deployed: { status: 422, meaning: 'The revision is the one deployed now; no rollback ran' },
+  release_not_found: { status: 404, meaning: 'No release of that name in that namespace' },
+  release_manager_failed: { status: 502, meaning: "Helm failed or timed out (its error line is given)" },
+  // Feature flags (the subscription's Unleash admin API).
+  flag_server_conflict: {
+    status: 409,
+    meaning: "The flag server answered 409; its body is the error's value, unchanged",
+  },
+  flag_server_unprocessable: {
+    status: 422,
+    meaning: "The flag server answered 422; its body is the error's value, unchanged",
+  },
+  flag_server_not_found: { status: 404, meaning: "The flag server has no such thing (its body is the error's value)" },
+  flag_server_bad_request: { status: 400, meaning: "The flag server refused the request (its body is the error's value)" },
+  flag_server_unavailable: { status: 502, meaning: "The flag server cannot be reached, fails, or refuses the console's token" },
+  key_not_found: { status: 404, meaning: 'No API key of that name on the flag server' },
+  // Log search (Datadog).
+  invalid_log_query: { status: 400, meaning: 'The log query is malformed (unbalanced parentheses or quotes) or Datadog refused it' },
+  log_search_failed: { status: 502, meaning: 'Datadog cannot be reached or fails' },
 });
 export type ErrorCode = keyof typeof ERRORS;

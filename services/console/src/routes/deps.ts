@@ -13,6 +13,9 @@ import { type Role, type RoleLists, requires } from '../domain/roles.ts';
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { WriteKeys } from '../writes.ts';
+import type { FlagServer, UnleashAdmin } from '../flags/unleash.ts';
+import type { DatadogLogs } from '../logs/datadog.ts';
+import type { ReleaseManager } from '../releases/helm.ts';
 
 /** What the console's routes work with. Area helpers add their clients here (optional fields). */
 export interface RouteDeps {
@@ -23,6 +26,12 @@ export interface RouteDeps {
   roles: RoleLists;
   /** Replays of write keys (the console has no database). */
   writeKeys: WriteKeys;
+  /** Releases: the release manager (default: Helm at HELM_BIN); tests pass the fake helm's. */
+  releases?: ReleaseManager;
+  /** Feature flags: the admin client for a subscription's flag server (default: Unleash over fetch). */
+  flagServer?: (server: FlagServer) => UnleashAdmin;
+  /** Log search: Datadog's client (default: from DD_* configuration). */
+  logs?: DatadogLogs;
   /** Things to close when the app closes (pools, bus connections, child processes). */
   onClose: (close: () => Promise<void>) => void;
 }
