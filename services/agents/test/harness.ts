@@ -62,6 +62,9 @@ export interface HarnessOptions {
       | 'tracker'
       | 'gitHost'
       | 'checks'
+      | 'workspace'
+      | 'schedulerToken'
+      | 'coaching'
     >
   >;
 }

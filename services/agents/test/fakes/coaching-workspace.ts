@@ -20,7 +20,6 @@ export interface FakeMeeting {
   started_at: string;
   duration_ms: number | null;
   decisions_count: number;
-  person_speakers: string[];
   lines: FakeLine[];
 }
 
@@ -43,6 +42,8 @@ export class FakeCoachingWorkspace {
   readonly requests: SeenRequest[] = [];
   /** The meetings each person (by email) takes part in. */
   readonly meetings = new Map<string, FakeMeeting[]>();
+  /** How each person's lines are written (email -> speaker name): their person_speakers. */
+  readonly names = new Map<string, string>();
   /** People whose reads answer 500. */
   readonly failing = new Set<string>();
   private server: Server = createServer((req, res) => this.receive(req, res));
@@ -116,7 +117,7 @@ export class FakeCoachingWorkspace {
           ended_at: m.duration_ms === null ? null : new Date(Date.parse(m.started_at) + m.duration_ms).toISOString(),
           duration_ms: m.duration_ms,
           participants: [],
-          person_speakers: m.person_speakers,
+          person_speakers: [...new Set(m.lines.map((l) => l.speaker))].filter((sp) => sp === this.names.get(person)),
           line_count: m.lines.length,
           decisions_count: m.decisions_count,
         }));
