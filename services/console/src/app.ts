@@ -4,6 +4,7 @@ import { type RoleLists, roleOfPrincipal } from './domain/roles.ts';
 import type { Registry } from './registry/registry.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
 import { RAW_ROUTES, ROUTES } from './routes/index.ts';
+import { registerWeb, webOptions } from './web/serve.ts';
 import { WriteKeys } from './writes.ts';
 
 export interface ConsoleDeps {
@@ -58,6 +59,7 @@ export async function buildApp(deps: ConsoleDeps) {
       for (const m of RAW_ROUTES) await m(scoped, routeDeps);
     },
   });
+  registerWeb(app, webOptions(deps.config));
   app.addHook('onClose', async () => {
     await Promise.allSettled(closers.map((c) => c()));
   });

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { href } from '../App.tsx';
+import { get, type Json, rowsOf, type Scope, scoped, seg, str, write } from '../api.ts';
+import { DataTable, Outcome, RoleGate, Show, useLoad } from '../ui.tsx';
+
+/** Outbox counts per service; one service's recent events, each republishable by an admin. */
+export function OutboxPage({ scope, service }: { scope: Scope; service?: string }) {
+  const counts = useLoad(async () => (await get(scoped(scope, '/outbox'))).data, 'outbox');
+  return (
+    <section>
+      <h2>Outbox</h2>
+      <Show loaded={counts}>
+        {(data) => (
+          <DataTable
+            label="Outbox counts"
+            rows={rowsOf(data, 'services', 'outboxes', 'schemas')}
+            empty="No service has an outbox here."
+            actions={(r) => {
+              const name = str(r.service ?? r.schema ?? r.name);
+              return <a href={href(scope, 'outbox', name)}>Events</a>;
+            }}
+          />
+        )}
+      </Show>
+      {service && <OutboxEvents key={service} scope={scope} service={service} />}
+    </section>
+  );
+}
+
+function OutboxEvents({ scope, service }: { scope: Scope; service: string }) {
+  const path = scoped(scope, `/outbox${seg(service)}/events`);
+  const events = useLoad(async () => (await get(path)).data, path);
+  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown } | null>(null);
+  const republish = async (row: Json) => {
+    const id = str(row.event_id ?? row.id);
+    const why = window.prompt(`Republish ${id}? Why (logged):`, '');
+    if (why === null) return;
+    try {
+      await write('POST', `${path}${seg(id)}/republish`, {}, why || undefined);
+      setResult({ ok: true, text: `Republished ${id}: it goes out again on the next publish.` });
+      events.reload();
+    } catch (error) {
+      setResult({ ok: false, error });
+    }
+  };
+  return (
+    <>
+      <h3>Recent events of {service}</h3>
+      <Outcome result={result} />
+      <Show loaded={events}>
+        {(data) => (
+          <DataTable
+            label="Outbox events"
+            rows={rowsOf(data, 'events')}
+            empty="No events."
+            actions={(r) => (
+              <RoleGate needs="admin">
+                <button type="button" onClick={() => void republish(r)}>
+                  Republish
+                </button>
+              </RoleGate>
+            )}
+          />
+        )}
+      </Show>
+    </>
+  );
+}
