@@ -250,6 +250,47 @@ CREATE TABLE agents.audit_log (
 );
 
 --
+-- Name: brief_feedback; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.brief_feedback (
+    id uuid NOT NULL,
+    brief_id uuid NOT NULL,
+    kind text NOT NULL,
+    note text,
+    given_by text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT brief_feedback_kind_check CHECK ((kind = ANY (ARRAY['wrong_scope'::text, 'immaterial'::text, 'already_resolved'::text, 'missing'::text, 'ungrounded'::text, 'useful'::text]))),
+    CONSTRAINT brief_feedback_note_check CHECK (((note IS NULL) OR ((char_length(note) >= 1) AND (char_length(note) <= 2000))))
+);
+
+--
+-- Name: briefs; Type: TABLE; Schema: agents; Owner: -
+--
+
+CREATE TABLE agents.briefs (
+    id uuid NOT NULL,
+    recipient text NOT NULL,
+    brief_date date NOT NULL,
+    revision integer NOT NULL,
+    text text NOT NULL,
+    status text NOT NULL,
+    origin text NOT NULL,
+    written_by text NOT NULL,
+    model text,
+    failure text,
+    created_at timestamp with time zone NOT NULL,
+    superseded_by uuid,
+    superseded_at timestamp with time zone,
+    CONSTRAINT briefs_check CHECK (((status = 'superseded'::text) = ((superseded_by IS NOT NULL) AND (superseded_at IS NOT NULL)))),
+    CONSTRAINT briefs_check1 CHECK (((origin = 'job'::text) OR (failure IS NULL))),
+    CONSTRAINT briefs_origin_check CHECK ((origin = ANY (ARRAY['job'::text, 'pasted'::text]))),
+    CONSTRAINT briefs_recipient_check CHECK (((recipient = lower(recipient)) AND ((char_length(recipient) >= 3) AND (char_length(recipient) <= 320)))),
+    CONSTRAINT briefs_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT briefs_status_check CHECK ((status = ANY (ARRAY['published'::text, 'draft'::text, 'superseded'::text])))
+);
+
+--
 -- Name: coaching_feedback; Type: TABLE; Schema: agents; Owner: -
 --
 
@@ -561,6 +602,27 @@ ALTER TABLE ONLY agents.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
+-- Name: brief_feedback brief_feedback_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.brief_feedback
+    ADD CONSTRAINT brief_feedback_pkey PRIMARY KEY (id);
+
+--
+-- Name: briefs briefs_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.briefs
+    ADD CONSTRAINT briefs_pkey PRIMARY KEY (id);
+
+--
+-- Name: briefs briefs_recipient_brief_date_revision_key; Type: CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.briefs
+    ADD CONSTRAINT briefs_recipient_brief_date_revision_key UNIQUE (recipient, brief_date, revision);
+
+--
 -- Name: coaching_feedback coaching_feedback_pkey; Type: CONSTRAINT; Schema: agents; Owner: -
 --
 
@@ -821,6 +883,30 @@ CREATE INDEX audit_log_entity ON agents.audit_log USING btree (entity);
 CREATE INDEX audit_log_occurred ON agents.audit_log USING btree (occurred_at DESC, id DESC);
 
 --
+-- Name: brief_feedback_brief; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX brief_feedback_brief ON agents.brief_feedback USING btree (brief_id, created_at);
+
+--
+-- Name: briefs_day; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE INDEX briefs_day ON agents.briefs USING btree (brief_date, recipient) WHERE (status <> 'superseded'::text);
+
+--
+-- Name: briefs_draft; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE UNIQUE INDEX briefs_draft ON agents.briefs USING btree (recipient, brief_date) WHERE (status = 'draft'::text);
+
+--
+-- Name: briefs_published; Type: INDEX; Schema: agents; Owner: -
+--
+
+CREATE UNIQUE INDEX briefs_published ON agents.briefs USING btree (recipient, brief_date) WHERE (status = 'published'::text);
+
+--
 -- Name: coaching_feedback_person; Type: INDEX; Schema: agents; Owner: -
 --
 
@@ -936,6 +1022,20 @@ ALTER TABLE ONLY agents.agent_runs
 
 ALTER TABLE ONLY agents.agents
     ADD CONSTRAINT agents_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES agents.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: brief_feedback brief_feedback_brief_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.brief_feedback
+    ADD CONSTRAINT brief_feedback_brief_id_fkey FOREIGN KEY (brief_id) REFERENCES agents.briefs(id);
+
+--
+-- Name: briefs briefs_superseded_by_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -
+--
+
+ALTER TABLE ONLY agents.briefs
+    ADD CONSTRAINT briefs_superseded_by_fkey FOREIGN KEY (superseded_by) REFERENCES agents.briefs(id) DEFERRABLE INITIALLY DEFERRED;
 
 --
 -- Name: coaching_feedback coaching_feedback_report_id_fkey; Type: FK CONSTRAINT; Schema: agents; Owner: -

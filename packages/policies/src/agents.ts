@@ -50,5 +50,24 @@ export const agents = {
      * themselves; never through the shared service token, which could name anyone (AGT-294).
      */
     UseCoaching: { anyPerson: true, apps: ['internal'], notViaServiceToken: true },
+    /**
+     * One's own daily brief (GET /v1/briefs without recipient or all, feedback, speech): any person,
+     * including a platform service naming the person it acts for.
+     */
+    UseBriefs: { anyPerson: true, apps: ['internal'] },
+    /** Store pasted text as a person's brief (POST /v1/briefs): platform admins, never via the service token. */
+    WriteBrief: {
+      roles: ['platform_admin'],
+      apps: ['internal'],
+      notViaServiceToken: true,
+      refusal: 'Only a platform admin stores a brief',
+    },
+    /** Read others' published briefs (recipient, all=true) and drafts (drafts=true): platform admins. */
+    ReadAnyBrief: {
+      roles: ['platform_admin'],
+      apps: ['internal'],
+      notViaServiceToken: true,
+      refusal: 'Only a platform admin reads other people’s briefs and drafts',
+    },
   },
 } as const satisfies Policy;

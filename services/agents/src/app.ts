@@ -1,13 +1,14 @@
 import { type Authenticator, createServiceApp, type Database, type EmitHook, type PolicyInputs } from '@platform/kit';
 import type { BrokerClient } from './clients/broker.ts';
 import type { ReadOnlyChecks } from './clients/checks.ts';
+import type { ResidentDirectory } from './clients/directory.ts';
 import type { SkillDocuments } from './clients/documents.ts';
 import type { GitHost } from './clients/git-host.ts';
+import type { PropertyConnector } from './clients/property-management.ts';
 import type { TrackerClient } from './clients/tracker.ts';
 import type { WorkspaceReader } from './clients/workspace.ts';
+import type { BriefSettings } from './commands/briefs.ts';
 import type { CoachingSettings } from './commands/coaching-job.ts';
-import type { ResidentDirectory } from './clients/directory.ts';
-import type { PropertyConnector } from './clients/property-management.ts';
 import { agentsCan } from './domain/permissions.ts';
 import { events } from './events.ts';
 import { JOBS_PREFIX, type RouteDeps, register } from './routes/deps.ts';
@@ -48,6 +49,8 @@ export interface AgentsDeps {
   schedulerToken?: string;
   /** Weekly coaching's COACH_* settings (recipients, communication recipients, model). */
   coaching?: CoachingSettings;
+  /** Daily briefs' BRIEF_* settings (recipients, model, concurrency). */
+  briefs?: BriefSettings;
   /** The property-management connector (PM_CONNECTOR_URL + PM_CONNECTOR_TOKEN); unset: its tools answer 503. */
   propertyConnector?: PropertyConnector;
   /** The resident directory (DIRECTORY_URL + DIRECTORY_TOKEN); unset: fill_pms_emails_from_directory answers 503. */
@@ -71,6 +74,7 @@ export async function buildApp(deps: AgentsDeps) {
     checks: deps.checks,
     workspace: deps.workspace,
     coaching: deps.coaching,
+    briefs: deps.briefs,
     propertyConnector: deps.propertyConnector,
     directory: deps.directory,
   };

@@ -1,4 +1,16 @@
-import { authConfig, commonConfig, emailList, flag, int, loadConfig, oneOf, optionalStr, port, str, url } from '@platform/kit';
+import {
+  authConfig,
+  commonConfig,
+  emailList,
+  flag,
+  int,
+  loadConfig,
+  oneOf,
+  optionalStr,
+  port,
+  str,
+  url,
+} from '@platform/kit';
 
 export const DEFAULT_PORT = 4107;
 
@@ -78,6 +90,14 @@ export const agentsConfig = (env: Record<string, string | undefined> = process.e
     CHECK_DASHBOARD_TOKEN: optionalStr(),
     CHECK_DOOR_ACCESS_URL: url(['http:', 'https:']),
     CHECK_DOOR_ACCESS_TOKEN: optionalStr(),
+    /** The workspace service, read on a person's behalf (their daily brief's sources, their coaching's meetings). */
+    AGENTS_WORKSPACE_URL: url(['http:', 'https:']),
+    /** Daily briefs: the people the morning job writes a brief for (comma-separated emails). */
+    BRIEF_RECIPIENTS: emailList(),
+    /** Daily briefs: the broker model of the one call per brief. */
+    BRIEF_MODEL: str('gpt-4.1-mini'),
+    /** Daily briefs: how many recipients the job works on at once. */
+    BRIEF_CONCURRENCY: int(8, 1, 64),
     /** How long a call to the broker or documents may take before it counts as not answering. */
     AGENTS_UPSTREAM_TIMEOUT_MS: int(30_000, 50, 600_000),
   });

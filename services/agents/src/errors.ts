@@ -84,7 +84,10 @@ export const ERRORS = defineErrors({
     meaning: 'No property-management connector credential is configured (PM_CONNECTOR_URL, PM_CONNECTOR_TOKEN)',
   },
   connector_unavailable: { status: 502, meaning: 'The property-management connector failed or did not answer in time' },
-  directory_not_configured: { status: 503, meaning: 'No resident directory is configured (DIRECTORY_URL, DIRECTORY_TOKEN)' },
+  directory_not_configured: {
+    status: 503,
+    meaning: 'No resident directory is configured (DIRECTORY_URL, DIRECTORY_TOKEN)',
+  },
   directory_unavailable: { status: 502, meaning: 'The resident directory failed or did not answer in time' },
   resident_not_in_move_ins: { status: 404, meaning: 'The resident is not among the property’s move-ins' },
   unit_not_logged_unmapped: { status: 409, meaning: 'The unit was not logged unmapped in the last day' },
@@ -94,7 +97,8 @@ export const ERRORS = defineErrors({
   writeback_off: { status: 409, meaning: 'Email write-back to the property-management system is off' },
   daily_limit_reached: {
     status: 429,
-    meaning: 'The tool did its work its daily number of times for this agent (10 mappings, 30 email fills a New York day)',
+    meaning:
+      'The tool did its work its daily number of times for this agent (10 mappings, 30 email fills a New York day)',
   },
   issue_not_named: {
     status: 403,
@@ -117,6 +121,26 @@ export const ERRORS = defineErrors({
   coding_run_open: { status: 409, meaning: 'A coding agent of this agent is still running: one coding run at a time' },
   no_coding_attempt: { status: 409, meaning: 'No coding attempt was claimed on this issue' },
   coding_attempt_running: { status: 409, meaning: 'The coding attempt has not finished: its coding agent still runs' },
+  // Daily briefs (AGT-261..AGT-282).
+  brief_not_found: { status: 404, meaning: 'No brief the caller may read for that person and day, or no such brief' },
+  brief_person_only: { status: 403, meaning: 'A brief is a person’s own: the caller names no person (an email)' },
+  read_any_brief_required: {
+    status: 403,
+    meaning: 'recipient (another person), all=true and drafts=true need ReadAnyBrief (platform admins); nothing read',
+  },
+  invalid_brief_date: { status: 422, meaning: 'date is not a calendar day written YYYY-MM-DD' },
+  not_a_brief_recipient: { status: 422, meaning: 'email is not one of BRIEF_RECIPIENTS' },
+  passage_not_in_brief: {
+    status: 422,
+    meaning: 'The text is not a passage of one of the caller’s own stored briefs; nothing was sent to the broker',
+  },
+  briefs_incomplete: {
+    status: 503,
+    meaning:
+      'The daily briefs job could not write someone’s brief (their sources or model call failed): a draft was stored',
+  },
+  workspace_not_configured: { status: 503, meaning: 'No workspace service is configured (AGENTS_WORKSPACE_URL)' },
+  workspace_unavailable: { status: 502, meaning: 'The workspace service failed or did not answer a read in time' },
   // Weekly coaching (AGT-283..AGT-310).
   coaching_person_only: { status: 403, meaning: 'Coaching is a person’s own: sign in as yourself, not a service' },
   coaching_report_not_found: { status: 404, meaning: 'No such coaching report of the caller’s own' },

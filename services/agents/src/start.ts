@@ -1,14 +1,22 @@
-import { runtimeFromConfig, type SharedInfrastructure, serve, startRuntime } from '@platform/kit';
+import {
+  devFid,
+  principalDirectory,
+  runtimeFromConfig,
+  type SharedInfrastructure,
+  serve,
+  startRuntime,
+} from '@platform/kit';
 import { buildApp } from './app.ts';
 import { auditOnPublished, startAuditListener } from './audit/listener.ts';
 import { agentsAuthenticator, callerPolicy } from './auth.ts';
 import { httpBroker } from './clients/broker.ts';
-import { HttpDocuments } from './clients/documents.ts';
-import { trackerClientsFromConfig } from './clients/tracker-config.ts';
 import { httpResidentDirectory } from './clients/directory.ts';
+import { HttpDocuments } from './clients/documents.ts';
 import { httpPropertyConnector } from './clients/property-management.ts';
-import { type AgentsConfig, agentsConfig } from './config.ts';
+import { trackerClientsFromConfig } from './clients/tracker-config.ts';
+import { httpWorkspace } from './clients/workspace.ts';
 import { COACHING_CONCURRENCY } from './commands/coaching-job.ts';
+import { type AgentsConfig, agentsConfig } from './config.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { Runner } from './runner/port.ts';
 import type { RunnerLog } from './runner/process.ts';
@@ -19,6 +27,18 @@ import type { DB } from './store/db.ts';
 /** The mailbox domain of this environment (AGT-024). */
 export const mailDomainOf = (cfg: AgentsConfig) =>
   cfg.AGENTS_ENVIRONMENT === 'prod' ? cfg.AGENTS_MAIL_DOMAIN_PROD : cfg.AGENTS_MAIL_DOMAIN;
+
+/**
+ * A person's FID by email for the workspace reads (tasks name assignees by FID): the identity
+ * service's directory when configured, else the platform's stable FID of the email (DECISIONS item 3).
+ */
+function personIdOf(config: AgentsConfig): (email: string) => Promise<string> {
+  const directory = principalDirectory(config, { devPrincipalsFile: config.DEV_PRINCIPALS_FILE });
+  return async (email) => {
+    const known = await directory?.byEmail(email).catch(() => null);
+    return known?.kind === 'person' ? known.id : devFid(email);
+  };
+}
 
 /** Starts the agents service: its authenticator (a bad configuration stops here), database and migrations, outbox publisher, HTTP. */
 export async function startAgents(config: AgentsConfig = agentsConfig(), shared: SharedInfrastructure = {}) {
@@ -44,6 +64,19 @@ export async function startAgents(config: AgentsConfig = agentsConfig(), shared:
     logLevel: config.LOG_LEVEL,
     swaggerOn: config.SWAGGER_ON,
     schedulerToken: config.SCHEDULER_TOKEN,
+    briefs: {
+      recipients: config.BRIEF_RECIPIENTS,
+      model: config.BRIEF_MODEL,
+      concurrency: config.BRIEF_CONCURRENCY,
+      personId: personIdOf(config),
+    },
+    workspace: config.AGENTS_WORKSPACE_URL
+      ? httpWorkspace({
+          baseUrl: config.AGENTS_WORKSPACE_URL,
+          serviceToken: config.SERVICE_TOKEN,
+          timeoutMs: config.AGENTS_UPSTREAM_TIMEOUT_MS,
+        })
+      : undefined,
     coaching: {
       recipients: config.COACH_RECIPIENTS,
       communication: config.COACH_COMMUNICATION_RECIPIENTS,

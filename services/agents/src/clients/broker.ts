@@ -20,9 +20,24 @@ export interface ChatAnswer {
   model: string;
 }
 
-/** The model broker as the agents service uses it: one chat turn through its relay. */
+/** A passage to read aloud, billed to the person it is read for. */
+export interface SpeechRequest {
+  /** The person's email (X-Platform-On-Behalf-Of). */
+  onBehalfOf: string;
+  text: string;
+}
+
+/** The broker's audio, byte for byte, with the content type it answered. */
+export interface SpeechAnswer {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** The model broker as the agents service uses it: one chat turn, or one passage spoken, through its relay. */
 export interface BrokerClient {
   chat(turn: ChatTurn): Promise<ChatAnswer>;
+  /** POST /v1/relay/speech: MP3 of a short passage (the broker fixes the model and voice). */
+  speech(req: SpeechRequest): Promise<SpeechAnswer>;
 }
 
 export interface HttpBrokerOptions {
@@ -53,8 +68,37 @@ interface ChatCompletion {
  */
 export function httpBroker(o: HttpBrokerOptions): BrokerClient {
   const doFetch = o.fetch ?? fetch;
-  const url = `${o.baseUrl.replace(/\/+$/, '')}/v1/relay/chat/completions`;
+  const base = o.baseUrl.replace(/\/+$/, '');
+  const url = `${base}/v1/relay/chat/completions`;
   return {
+    async speech(req) {
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/v1/relay/speech`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(o.serviceToken ? { 'x-platform-service-token': o.serviceToken } : {}),
+            'x-platform-on-behalf-of': req.onBehalfOf,
+          },
+          body: JSON.stringify({ input: req.text }),
+          signal: AbortSignal.timeout(o.timeoutMs),
+        });
+      } catch (e) {
+        throw brokerUnavailable((e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message);
+      }
+      let bytes: Buffer;
+      try {
+        bytes = Buffer.from(await res.arrayBuffer());
+      } catch (e) {
+        throw brokerUnavailable((e as Error).message);
+      }
+      if (!res.ok) throw brokerUnavailable(`status ${res.status}`);
+      const contentType = res.headers.get('content-type') ?? '';
+      if (!contentType.startsWith('audio/')) throw brokerUnavailable('the reply is not audio');
+      return { bytes, contentType };
+    },
+
     async chat(turn) {
       let res: Response;
       try {

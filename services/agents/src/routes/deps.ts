@@ -15,13 +15,14 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { BrokerClient } from '../clients/broker.ts';
 import type { ReadOnlyChecks } from '../clients/checks.ts';
+import type { ResidentDirectory } from '../clients/directory.ts';
 import type { SkillDocuments } from '../clients/documents.ts';
 import type { GitHost } from '../clients/git-host.ts';
+import type { PropertyConnector } from '../clients/property-management.ts';
 import type { TrackerClient } from '../clients/tracker.ts';
 import type { WorkspaceReader } from '../clients/workspace.ts';
+import type { BriefSettings } from '../commands/briefs.ts';
 import type { CoachingSettings } from '../commands/coaching-job.ts';
-import type { ResidentDirectory } from '../clients/directory.ts';
-import type { PropertyConnector } from '../clients/property-management.ts';
 import type { CommandCtx } from '../commands/context.ts';
 import type { Caller, CallerHint } from '../domain/access.ts';
 import type { Action } from '../domain/permissions.ts';
@@ -60,6 +61,8 @@ export interface RouteDeps {
   workspace?: WorkspaceReader;
   /** Weekly coaching's settings (COACH_RECIPIENTS, COACH_COMMUNICATION_RECIPIENTS, COACH_MODEL). */
   coaching?: CoachingSettings;
+  /** Daily briefs' settings (BRIEF_RECIPIENTS, BRIEF_MODEL, BRIEF_CONCURRENCY). */
+  briefs?: BriefSettings;
   /** The property-management connector; unset without PM_CONNECTOR_URL and PM_CONNECTOR_TOKEN (503). */
   propertyConnector?: PropertyConnector;
   /** The resident directory; unset without DIRECTORY_URL and DIRECTORY_TOKEN (503). */

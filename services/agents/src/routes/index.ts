@@ -1,6 +1,7 @@
 import { AGENT_CRUD_ROUTES } from './agent-crud.ts';
 import { AGENT_ROUTES } from './agents.ts';
 import { AUDIT_ROUTES } from './audit.ts';
+import { BRIEF_ROUTES } from './briefs.ts';
 import { CHECKPOINT_ROUTES } from './checkpoint.ts';
 import { COACHING_ROUTES } from './coaching.ts';
 import type { Routes } from './deps.ts';
@@ -42,6 +43,7 @@ export const ROUTES: Routes = [
   ...REGISTRY_ROUTES,
   ...AUDIT_ROUTES,
   ...LIFECYCLE_ROUTES,
+  ...BRIEF_ROUTES,
   ...COACHING_ROUTES,
   ...TRACKER_ROUTES,
   ...PROPERTY_MANAGEMENT_ROUTES,

@@ -146,6 +146,31 @@ export interface AuditLog {
   sentence: string;
 }
 
+export interface BriefFeedback {
+  brief_id: string;
+  created_at: Timestamp;
+  given_by: string;
+  id: string;
+  kind: string;
+  note: string | null;
+}
+
+export interface Briefs {
+  brief_date: string;
+  created_at: Timestamp;
+  failure: string | null;
+  id: string;
+  model: string | null;
+  origin: string;
+  recipient: string;
+  revision: number;
+  status: string;
+  superseded_at: Timestamp | null;
+  superseded_by: string | null;
+  text: string;
+  written_by: string;
+}
+
 export interface CoachingFeedback {
   created_at: Timestamp;
   person_email: string;
@@ -301,6 +326,8 @@ export interface DB {
   agent_runs: AgentRuns;
   agents: Agents;
   audit_log: AuditLog;
+  brief_feedback: BriefFeedback;
+  briefs: Briefs;
   coaching_feedback: CoachingFeedback;
   coaching_reports: CoachingReports;
   coaching_settings: CoachingSettings;

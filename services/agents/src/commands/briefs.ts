@@ -1,0 +1,266 @@
+import { AppError, type Database, devFid, forbidden, notFound, type Principal, unprocessable } from '@platform/kit';
+import type { BrokerClient, SpeechAnswer } from '../clients/broker.ts';
+import type { WorkspaceReader } from '../clients/workspace.ts';
+import {
+  type BriefFeedbackKind,
+  briefPrompt,
+  isCalendarDay,
+  newYorkToday,
+  parseBriefReply,
+  renderBrief,
+  renderDraft,
+  sourceLines,
+} from '../domain/briefs.ts';
+import {
+  type BriefView,
+  findBrief,
+  holdsPassage,
+  insertFeedback,
+  publishedBrief,
+  writeRevision,
+  writeRevisionAlone,
+} from '../store/briefs.ts';
+import type { DB } from '../store/db.ts';
+import type { CommandCtx } from './context.ts';
+
+/** What the morning job runs with (BRIEF_* settings). */
+export interface BriefSettings {
+  /** BRIEF_RECIPIENTS, lower case. */
+  recipients: readonly string[];
+  /** BRIEF_MODEL: the broker model of the one call per brief. */
+  model: string;
+  /** BRIEF_CONCURRENCY: recipients worked on at once. */
+  concurrency: number;
+  /** A person's FID by email (workspace names task assignees by FID); default the platform's stable dev FID. */
+  personId?: (email: string) => Promise<string>;
+}
+
+export interface BriefJobDeps {
+  database: Database<DB>;
+  clock: () => Date;
+  settings: BriefSettings;
+  workspace?: WorkspaceReader;
+  broker?: BrokerClient;
+  /** Who the job writes as (the scheduler's principal id). */
+  writtenBy: string;
+}
+
+export interface BriefJobParams {
+  email?: string;
+  date?: string;
+  regenerate?: boolean;
+}
+
+export interface BriefJobResult {
+  date: string;
+  /** Recipients whose brief was written (a new published revision). */
+  written: string[];
+  /** Recipients whose published brief for the day was there and kept (AGT-278). */
+  kept: string[];
+  /** Recipients not written: each got a draft naming the reason (AGT-266). */
+  failed: { email: string; reason: string }[];
+}
+
+export const briefsIncomplete = (r: BriefJobResult) =>
+  new AppError(
+    503,
+    'briefs_incomplete',
+    `Daily briefs could not be written for ${r.failed.map((f) => f.email).join(', ')}`,
+    [
+      {
+        code: 'briefs_incomplete',
+        message: `Not written (a draft was stored): ${r.failed.map((f) => `${f.email} (${f.reason})`).join('; ')}`,
+        value: r,
+      },
+    ],
+  );
+
+/** The day a request names: date (YYYY-MM-DD) or today in New York (AGT-264, AGT-268). */
+export function briefDate(now: Date, date: string | undefined): string {
+  if (date === undefined) return newYorkToday(now);
+  if (!isCalendarDay(date)) {
+    throw unprocessable('invalid_brief_date', 'date is a calendar day YYYY-MM-DD', 'querystring/date');
+  }
+  return date;
+}
+
+const reasonOf = (e: unknown, fallback: string) => (e instanceof AppError ? e.code : fallback);
+
+type One = { outcome: 'written' | 'kept' } | { outcome: 'failed'; reason: string };
+
+async function briefOne(deps: BriefJobDeps, email: string, date: string, regenerate: boolean): Promise<One> {
+  const db = deps.database.db;
+  // A published brief, written or pasted, is kept without reading anything (the write checks again).
+  if (!regenerate && (await publishedBrief(db, email, date))) return { outcome: 'kept' };
+  const draft = async (reason: string, lines: ReturnType<typeof sourceLines> | null, model: string | null) => {
+    await writeRevisionAlone(db, {
+      recipient: email,
+      date,
+      text: renderDraft(reason, lines),
+      status: 'draft',
+      origin: 'job',
+      writtenBy: deps.writtenBy,
+      model,
+      failure: reason,
+      now: deps.clock(),
+    });
+    return { outcome: 'failed' as const, reason };
+  };
+
+  if (!deps.workspace) return draft('workspace_not_configured', null, null);
+  let lines: ReturnType<typeof sourceLines>;
+  try {
+    const id = deps.settings.personId ? await deps.settings.personId(email) : devFid(email);
+    lines = sourceLines(await deps.workspace.briefSources({ email, id }, date));
+  } catch (e) {
+    return draft(reasonOf(e, 'workspace_unavailable'), null, null);
+  }
+
+  if (!deps.broker) return draft('broker_not_configured', lines, null);
+  let content: string;
+  let model = deps.settings.model;
+  try {
+    const answer = await deps.broker.chat({
+      onBehalfOf: email,
+      model: deps.settings.model,
+      messages: briefPrompt(email, date, lines),
+    });
+    content = answer.content;
+    model = answer.model;
+  } catch (e) {
+    return draft(reasonOf(e, 'broker_unavailable'), lines, model);
+  }
+  const reply = parseBriefReply(content, new Set(lines.map((l) => l.id)));
+  if (!reply) return draft('model_reply_invalid', lines, model);
+
+  const stored = await writeRevisionAlone(db, {
+    recipient: email,
+    date,
+    text: renderBrief(reply),
+    status: 'published',
+    origin: 'job',
+    writtenBy: deps.writtenBy,
+    model,
+    failure: null,
+    now: deps.clock(),
+    keepPublished: !regenerate,
+  });
+  return { outcome: stored.outcome };
+}
+
+/**
+ * POST /internal/jobs/daily-briefs: the day's brief (date, default today in New York) for each of
+ * BRIEF_RECIPIENTS (`email`: only that one), from the person's own workspace data read on their
+ * behalf and one model call through the broker; stored, never emailed (AGT-261..AGT-266). A
+ * published brief already there, written or pasted, is kept unless regenerate (AGT-278, AGT-279).
+ * At most `concurrency` recipients at once. Anyone not written gets a draft and makes the job 503.
+ */
+export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): Promise<BriefJobResult> {
+  const date = briefDate(deps.clock(), params.date);
+  let people = [...new Set(deps.settings.recipients)];
+  if (params.email !== undefined) {
+    const email = params.email.trim().toLowerCase();
+    if (!people.includes(email)) {
+      throw unprocessable('not_a_brief_recipient', 'email is not one of BRIEF_RECIPIENTS', 'querystring/email');
+    }
+    people = [email];
+  }
+  const result: BriefJobResult = { date, written: [], kept: [], failed: [] };
+  const queue = [...people];
+  const worker = async () => {
+    for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
+      let one: One;
+      try {
+        one = await briefOne(deps, email, date, params.regenerate === true);
+      } catch (e) {
+        // Even the draft could not be stored (the database refused): still named in the 503.
+        one = { outcome: 'failed', reason: reasonOf(e, 'not_stored') };
+      }
+      if (one.outcome === 'failed') result.failed.push({ email, reason: one.reason });
+      else if (one.outcome === 'written') result.written.push(email);
+      else result.kept.push(email);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.settings.concurrency, people.length)) }, worker));
+  result.written.sort();
+  result.kept.sort();
+  result.failed.sort((a, b) => a.email.localeCompare(b.email));
+  return result;
+}
+
+/** The caller's email: a brief is a person's own (403 brief_person_only for a caller naming none). */
+export function personEmail(p: Principal): string {
+  if (p.kind !== 'person' || !p.email) {
+    throw forbidden('A brief is a person’s own: sign in as a person with an email', 'brief_person_only');
+  }
+  return p.email.toLowerCase();
+}
+
+export const briefNotFound = () => notFound('Brief', 'brief_not_found');
+
+/**
+ * POST /v1/briefs: pasted text stored as the person's published brief for the day (default today
+ * in New York), a new revision superseding the day's brief and draft (AGT-276). WriteBrief holders only.
+ */
+export async function pasteBrief(
+  ctx: CommandCtx,
+  data: { recipient: string; date?: string; text: string },
+): Promise<BriefView> {
+  const date = data.date === undefined ? newYorkToday(ctx.now) : data.date;
+  if (!isCalendarDay(date))
+    throw unprocessable('invalid_brief_date', 'date is a calendar day YYYY-MM-DD', 'body/data/date');
+  const text = data.text.trim();
+  if (text.length === 0) throw unprocessable('validation_failed', 'text must not be blank', 'body/data/text');
+  const stored = await writeRevision(ctx.trx, {
+    recipient: data.recipient.trim().toLowerCase(),
+    date,
+    text,
+    status: 'published',
+    origin: 'pasted',
+    writtenBy: ctx.principal.id,
+    model: null,
+    failure: null,
+    now: ctx.now,
+  });
+  return stored.brief;
+}
+
+/**
+ * POST /v1/briefs/feedback: one of the six kinds on one brief the caller may read: their own, or
+ * any published one for holders of ReadAnyBrief (drafts too). Anything else is 404, nothing stored.
+ */
+export async function briefFeedback(
+  ctx: CommandCtx,
+  data: { brief_id: string; kind: BriefFeedbackKind; note?: string },
+  readsAny: boolean,
+) {
+  const brief = await findBrief(ctx.trx, data.brief_id);
+  const own = brief !== undefined && ctx.principal.email?.toLowerCase() === brief.recipient;
+  if (!brief || !(own || readsAny)) throw briefNotFound();
+  if (own && !readsAny && brief.status === 'draft') throw briefNotFound();
+  const note = data.note?.trim() || null;
+  return insertFeedback(ctx.trx, { briefId: brief.id, kind: data.kind, note, givenBy: ctx.principal.id, now: ctx.now });
+}
+
+/**
+ * POST /v1/briefs/speech: the passage read aloud by the broker's speech relay, billed to the
+ * caller, only when it is a passage of one of the caller's own published briefs (else 422, and
+ * nothing is sent to the broker). The broker's bytes come back unchanged.
+ */
+export async function speakPassage(
+  db: Database<DB>['db'],
+  broker: BrokerClient | undefined,
+  principal: Principal,
+  text: string,
+): Promise<SpeechAnswer> {
+  const email = personEmail(principal);
+  if (!(await holdsPassage(db, email, text))) {
+    throw unprocessable(
+      'passage_not_in_brief',
+      'The text is not a passage of one of your stored briefs',
+      'body/data/text',
+    );
+  }
+  if (!broker) throw new AppError(503, 'broker_not_configured', 'No model broker is configured (AGENTS_BROKER_URL)');
+  return broker.speech({ onBehalfOf: email, text: text.trim() });
+}
