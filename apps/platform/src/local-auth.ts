@@ -71,5 +71,9 @@ export async function localAuthEnv(env: NodeJS.ProcessEnv, dataDir: string): Pro
     // The broker: staff sessions at the gateway stand-in, and a signing key for credential tokens.
     BROKER_ACCESS_AUD: env.BROKER_ACCESS_AUD || 'broker-app',
     BROKER_SIGNING_KEY: env.BROKER_SIGNING_KEY || brokerSigningKey(dataDir),
+    // The console's web UI signs in here (client console-web) and trades for a console-app token;
+    // with dev headers on, the dev admin is the console's admin, as for vendors and construction.
+    CONSOLE_WEB_SIGN_IN_URL: env.CONSOLE_WEB_SIGN_IN_URL || issuer,
+    DEVOPS_ADMIN_EMAILS: env.DEVOPS_ADMIN_EMAILS ?? (env.DEV_AUTH === '1' ? 'admin@dev.local' : ''),
   };
 }

@@ -5,6 +5,7 @@ import { type ConsoleConfig, consoleConfig } from './config.ts';
 import { loadCatalog } from './registry/catalog.ts';
 import { Registry } from './registry/registry.ts';
 import { loadScopes } from './registry/scopes.ts';
+import { ensureWebBuilt } from './web/build.ts';
 
 /** The scope the embedded launcher's own database and bus stand for when its variables are unset. */
 export const EMBEDDED_SCOPE = { region: 'us', subscription: 'core' } as const;
@@ -25,6 +26,10 @@ export async function startConsole(
   shared: SharedInfrastructure = {},
   opts: ConsoleAuthOptions = {},
 ) {
+  // The web UI is built from its sources when web/dist is missing or older (the API serves regardless).
+  await ensureWebBuilt().catch((e: unknown) => {
+    process.stderr.write(`console: the web UI was not built: ${e instanceof Error ? e.message : String(e)}\n`);
+  });
   const app = await buildApp({
     config,
     authenticator: consoleAuthenticator(config, opts),

@@ -16,6 +16,8 @@ const STAMP = '.built-from';
 
 /** What a build reads: the app's sources, its page, its Vite config. */
 function newestSource(dir = WEB_ROOT): number {
+  // An image that ships only web/dist (no sources) is never stale.
+  if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'dist' || entry.name === 'node_modules' || entry.name.startsWith('dist-')) continue;

@@ -1,5 +1,5 @@
 import { href } from '../App.tsx';
-import { type Json, str } from '../api.ts';
+import { isObject, type Json, str } from '../api.ts';
 import { DataTable, useConsole } from '../ui.tsx';
 
 /** GET /v1/environments: the environment (ENV) and every region/subscription leaf of the catalog. */
@@ -20,9 +20,15 @@ export function EnvironmentsPage({ scopes, loading }: { scopes: Json[]; loading:
             region: s.region,
             subscription: s.subscription,
             ready: s.ready,
+            // Which parts the subscription's variables configure (names only, never values).
+            ...(isObject(s.parts)
+              ? Object.fromEntries(
+                  Object.entries(s.parts).map(([k, v]) => [k, isObject(v) ? (v.configured ? 'yes' : 'no') : 'none']),
+                )
+              : {}),
             ...Object.fromEntries(
               Object.entries(s)
-                .filter(([k, v]) => !['region', 'subscription', 'ready'].includes(k) && Array.isArray(v))
+                .filter(([, v]) => Array.isArray(v))
                 .map(([k, v]) => [k, (v as unknown[]).length]),
             ),
           }))}

@@ -2,23 +2,34 @@ import { useState } from 'react';
 import { get, type Json, rowsOf, type Scope, scoped, seg, str, write } from '../api.ts';
 import { DataTable, ErrorPanel, JsonView, Outcome, RoleGate, Show, useLoad } from '../ui.tsx';
 
+type Result = { ok: true; text: string } | { ok: false; error: unknown } | null;
+
 /**
- * Feature flags of the subscription's flag server (a 501 shows the not-configured panel): the
- * features, one feature's details, service accounts without keys, and, for engineers, a key read
- * (its own request, logged by reader) and a feature's description write (read first by the console).
+ * Feature flags of the subscription's flag server (a 501 shows the not-configured panel): a
+ * project's features, one feature's details, applications, service accounts and API keys (no
+ * secrets in lists). Engineers also create a feature, change its details (the console reads first
+ * and sends the whole value with the read's version) and read one key (its own logged request).
  */
 export function FlagsPage({ scope }: { scope: Scope }) {
-  const features = useLoad(async () => (await get(scoped(scope, '/flags/features'))).data, 'features');
+  const [project, setProject] = useState('default');
+  const path = scoped(scope, `/flags/projects${seg(project)}/features`);
+  const features = useLoad(async () => (await get(path)).data, path);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section>
       <h2>Feature flags</h2>
+      <form className="inline" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Project <input aria-label="Project" value={project} onChange={(e) => setProject(e.target.value)} />
+        </label>
+      </form>
       <Show loaded={features}>
         {(data) => (
           <>
             <DataTable
               label="Features"
               rows={rowsOf(data, 'features')}
+              columns={['name', 'type', 'description', 'stale', 'enabled', 'createdAt']}
               empty="No features."
               actions={(r) => (
                 <button type="button" onClick={() => setOpen(str(r.name))}>
@@ -26,8 +37,13 @@ export function FlagsPage({ scope }: { scope: Scope }) {
                 </button>
               )}
             />
-            {open && <Feature key={open} scope={scope} name={open} onSaved={features.reload} />}
-            <ServiceAccounts scope={scope} />
+            <RoleGate needs="engineer">
+              <CreateFeature path={path} onDone={features.reload} />
+            </RoleGate>
+            {open && <Feature key={open} path={`${path}${seg(open)}`} name={open} onSaved={features.reload} />}
+            <Keys scope={scope} />
+            <Listing scope={scope} what="applications" label="Applications" />
+            <Listing scope={scope} what="service-accounts" label="Service accounts" />
           </>
         )}
       </Show>
@@ -35,11 +51,42 @@ export function FlagsPage({ scope }: { scope: Scope }) {
   );
 }
 
-function Feature({ scope, name, onSaved }: { scope: Scope; name: string; onSaved: () => void }) {
-  const path = scoped(scope, `/flags/features${seg(name)}`);
+function CreateFeature({ path, onDone }: { path: string; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [result, setResult] = useState<Result>(null);
+  const create = async () => {
+    try {
+      await write('POST', path, { name });
+      setResult({ ok: true, text: `Created ${name}.` });
+      setName('');
+      onDone();
+    } catch (error) {
+      setResult({ ok: false, error });
+    }
+  };
+  return (
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create();
+      }}
+    >
+      <label>
+        New feature <input aria-label="New feature" value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="submit" disabled={!name}>
+        Create
+      </button>
+      <Outcome result={result} />
+    </form>
+  );
+}
+
+function Feature({ path, name, onSaved }: { path: string; name: string; onSaved: () => void }) {
   const feature = useLoad(async () => (await get<Json>(path)).data, path);
   const [description, setDescription] = useState<string | null>(null);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown } | null>(null);
+  const [result, setResult] = useState<Result>(null);
   const save = async () => {
     try {
       await write('PATCH', path, { description: description ?? '' });
@@ -77,6 +124,7 @@ function Feature({ scope, name, onSaved }: { scope: Scope; name: string; onSaved
                 <button type="submit">Save</button>
               </form>
             </RoleGate>
+            <DataTable label="Environments" rows={rowsOf(data?.environments ?? [])} empty="No environments." />
             <JsonView value={data} />
           </>
         )}
@@ -85,29 +133,43 @@ function Feature({ scope, name, onSaved }: { scope: Scope; name: string; onSaved
   );
 }
 
-function ServiceAccounts({ scope }: { scope: Scope }) {
-  const accounts = useLoad(async () => (await get(scoped(scope, '/flags/service-accounts'))).data, 'accounts');
+function Listing({ scope, what, label }: { scope: Scope; what: string; label: string }) {
+  const path = scoped(scope, `/flags/${what}`);
+  const rows = useLoad(async () => (await get(path)).data, path);
+  return (
+    <>
+      <h3>{label}</h3>
+      <Show loaded={rows}>
+        {(data) => <DataTable label={label} rows={rowsOf(data)} empty={`No ${label.toLowerCase()}.`} />}
+      </Show>
+    </>
+  );
+}
+
+function Keys({ scope }: { scope: Scope }) {
+  const path = scoped(scope, '/flags/keys');
+  const keys = useLoad(async () => (await get(path)).data, path);
   const [key, setKey] = useState<{ data?: unknown; error?: unknown } | null>(null);
-  const readKey = async (id: string) => {
+  const read = async (name: string) => {
     try {
-      setKey({ data: (await get(scoped(scope, `/flags/service-accounts${seg(id)}/keys`))).data });
+      setKey({ data: (await get(`${path}${seg(name)}`)).data });
     } catch (error) {
       setKey({ error });
     }
   };
   return (
     <>
-      <h3>Service accounts</h3>
-      <Show loaded={accounts}>
+      <h3>API keys</h3>
+      <Show loaded={keys}>
         {(data) => (
           <DataTable
-            label="Service accounts"
-            rows={rowsOf(data, 'serviceAccounts', 'service_accounts', 'accounts')}
-            empty="No service accounts."
+            label="API keys"
+            rows={rowsOf(data)}
+            empty="No API keys."
             actions={(r) => (
               <RoleGate needs="engineer">
-                <button type="button" onClick={() => void readKey(str(r.id))}>
-                  Read keys
+                <button type="button" onClick={() => void read(str(r.tokenName ?? r.name ?? r.username))}>
+                  Show key
                 </button>
               </RoleGate>
             )}

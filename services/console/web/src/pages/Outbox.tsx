@@ -52,6 +52,16 @@ function OutboxEvents({ scope, service }: { scope: Scope; service: string }) {
           <DataTable
             label="Outbox events"
             rows={rowsOf(data, 'events')}
+            columns={[
+              'event_id',
+              'event_type',
+              'subject',
+              'occurred_at',
+              'published_at',
+              'attempts',
+              'last_error',
+              'republished',
+            ]}
             empty="No events."
             actions={(r) => (
               <RoleGate needs="admin">
