@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identityConfig, startIdentity } from '@platform/identity';
 import { closePglite, freePort, MemoryBus, openPglite } from '@platform/kit';
+import { type FakeKubernetes, startFakeKubernetes } from '@platform/kit/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -10,6 +11,7 @@ import { consoleAuthenticator } from '../src/auth.ts';
 import { consoleConfig } from '../src/config.ts';
 import { registryFromConfig } from '../src/start.ts';
 import { ensureWebBuilt } from '../src/web/build.ts';
+import { fakeHelm, release } from './fakes/helm.ts';
 
 /**
  * The web UI in a real browser (Debian's chromium driven by playwright-core, which never downloads
@@ -35,6 +37,8 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
   let pglite: ReturnType<typeof openPglite>;
   let browser: Browser;
   let base: string;
+  let cluster: FakeKubernetes;
+  let helm: ReturnType<typeof fakeHelm>;
 
   beforeAll(async () => {
     await ensureWebBuilt();
@@ -55,6 +59,14 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     web.redirect_uris = [`${base}/callback`];
     web.post_logout_redirect_uris = [`${base}/`];
     writeFileSync(join(clients, 'local.json'), JSON.stringify(local));
+
+    // us/core's cluster: the kit's fake API server; Helm is the fake helm on the same kubeconfig.
+    cluster = await startFakeKubernetes();
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, cluster.kubeconfig());
+    helm = fakeHelm([release('apps', 'web', 3)]);
+    process.env.FAKE_HELM_STATE = helm.env.FAKE_HELM_STATE;
+    process.env.FAKE_HELM_CALLS = helm.env.FAKE_HELM_CALLS;
 
     // One embedded platform as `npm start` runs it: identity and the console share PGlite and bus.
     pglite = openPglite(join(dir, 'pglite'));
@@ -83,6 +95,8 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
       DEVOPS_ADMIN_EMAILS: ADMIN,
       DEVOPS_ENGINEER_EMAILS: ENGINEER,
       CONSOLE_WEB_SIGN_IN_URL: issuer,
+      US_CORE_KUBECONFIG: kubeconfig,
+      HELM_BIN: helm.bin,
     });
     app = await buildApp({
       config,
@@ -97,6 +111,7 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     await browser?.close();
     await app?.close();
     await identity?.close();
+    await cluster?.close();
     if (pglite) await closePglite(await pglite);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -151,6 +166,63 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     const { page, context } = await signedIn(VIEWER);
     try {
       await expect.poll(() => page.getByTestId('who').textContent()).toContain('viewer');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('21 OPS-062 OPS-064 OPS-065 a 501 surface shows the not-configured panel: flags on eu/core, log search without keys', async () => {
+    const { page, context, errors } = await signedIn(ADMIN);
+    try {
+      await page.goto(`${base}/#/eu/core/flags`);
+      await page.getByRole('heading', { name: 'Feature flags' }).waitFor();
+      const panel = page.getByTestId('not-configured');
+      await panel.waitFor();
+      expect(await panel.innerText()).toContain('flags_not_configured');
+      await page.getByRole('link', { name: 'Log search' }).click();
+      await page.getByRole('heading', { name: 'Log search' }).waitFor();
+      await page.getByTestId('not-configured').waitFor();
+      expect(await page.getByTestId('not-configured').innerText()).toContain('logs_not_configured');
+      // The page's own calls answered 501, nothing else failed.
+      expect(errors.filter((e) => !e.startsWith('501 '))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('21 OPS-057 an admin rolls a release back only after confirming, and Helm runs then', async () => {
+    const { page, context } = await signedIn(ADMIN);
+    try {
+      await page.goto(`${base}/#/us/core/releases`);
+      await page.getByRole('table', { name: 'Releases' }).waitFor();
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('table', { name: 'Release history' }).waitFor();
+      const before = helm.calls().filter((c) => c.includes('rollback')).length;
+      await page.getByRole('button', { name: 'Roll back to 2' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Confirm rollback' });
+      await dialog.waitFor();
+      // Asking is not doing: nothing ran yet.
+      expect(helm.calls().filter((c) => c.includes('rollback')).length).toBe(before);
+      await dialog.getByLabel('Why').fill('bad deploy');
+      await dialog.getByRole('button', { name: 'Confirm rollback' }).click();
+      await page.getByText('Rolled web back to revision 2.').waitFor();
+      const rollbacks = helm.calls().filter((c) => c.includes('rollback'));
+      expect(rollbacks.length).toBe(before + 1);
+      expect(rollbacks.at(-1)).toEqual(expect.arrayContaining(['rollback', 'web', '2']));
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('21 OPS-057 OPS-044 controls above the caller role are hidden: a viewer sees history but no rollback', async () => {
+    const { page, context } = await signedIn(VIEWER);
+    try {
+      await page.goto(`${base}/#/us/core/releases`);
+      await page.getByRole('button', { name: 'History' }).click();
+      const history = page.getByRole('table', { name: 'Release history' });
+      await history.waitFor();
+      expect(await history.locator('tbody tr').count()).toBeGreaterThan(1);
+      expect(await page.getByRole('button', { name: /Roll back/ }).count()).toBe(0);
     } finally {
       await context.close();
     }

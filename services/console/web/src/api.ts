@@ -94,13 +94,13 @@ export async function call<T = unknown>(
 
 export const get = <T = unknown>(path: string) => call<T>('GET', path);
 
-/** The write envelope: {data, why?} (OPS-004). */
+/** The write envelope: {data, why?} (OPS-004); the operator's reason travels as why.detail. */
 export const write = <T = unknown>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   data: unknown,
   why?: string,
-) => call<T>(method, path, why ? { data, why } : { data });
+) => call<T>(method, path, why ? { data, why: { detail: why } } : { data });
 
 /** A URL for EventSource or WebSocket: the token rides as access_token (tail and terminal only, OPS-017). */
 export function streamUrl(path: string, query: Record<string, string> = {}, protocol: 'http' | 'ws' = 'http'): string {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { href } from '../App.tsx';
-import { get, type Json, rowsOf, type Scope, scoped, seg, str, write } from '../api.ts';
+import { get, rowsOf, type Scope, scoped, seg, str, write } from '../api.ts';
 import { DataTable, Outcome, RoleGate, Show, useLoad } from '../ui.tsx';
 
 /** Outbox counts per service; one service's recent events, each republishable by an admin. */
@@ -30,14 +30,15 @@ export function OutboxPage({ scope, service }: { scope: Scope; service?: string 
 function OutboxEvents({ scope, service }: { scope: Scope; service: string }) {
   const path = scoped(scope, `/outbox${seg(service)}/events`);
   const events = useLoad(async () => (await get(path)).data, path);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [why, setWhy] = useState('');
   const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown } | null>(null);
-  const republish = async (row: Json) => {
-    const id = str(row.event_id ?? row.id);
-    const why = window.prompt(`Republish ${id}? Why (logged):`, '');
-    if (why === null) return;
+  const republish = async (id: string) => {
     try {
       await write('POST', `${path}${seg(id)}/republish`, {}, why || undefined);
       setResult({ ok: true, text: `Republished ${id}: it goes out again on the next publish.` });
+      setConfirm(null);
+      setWhy('');
       events.reload();
     } catch (error) {
       setResult({ ok: false, error });
@@ -47,6 +48,24 @@ function OutboxEvents({ scope, service }: { scope: Scope; service: string }) {
     <>
       <h3>Recent events of {service}</h3>
       <Outcome result={result} />
+      {confirm && (
+        <div className="confirm" role="dialog" aria-label="Confirm republish">
+          <p>
+            Republish <strong>{confirm}</strong>? Its published_at is cleared and subscribers receive it again.
+          </p>
+          <label>
+            Why (logged) <input aria-label="Why" value={why} onChange={(e) => setWhy(e.target.value)} size={40} />
+          </label>
+          <p>
+            <button type="button" className="danger" onClick={() => void republish(confirm)}>
+              Confirm republish
+            </button>
+            <button type="button" onClick={() => setConfirm(null)}>
+              Cancel
+            </button>
+          </p>
+        </div>
+      )}
       <Show loaded={events}>
         {(data) => (
           <DataTable
@@ -65,7 +84,7 @@ function OutboxEvents({ scope, service }: { scope: Scope; service: string }) {
             empty="No events."
             actions={(r) => (
               <RoleGate needs="admin">
-                <button type="button" onClick={() => void republish(r)}>
+                <button type="button" onClick={() => setConfirm(str(r.event_id ?? r.id))}>
                   Republish
                 </button>
               </RoleGate>
