@@ -43,6 +43,8 @@ export async function createCodingAgent(
   parentId: string,
   input: CodingAgentInput,
   mailDomain: string,
+  /** What the agent is told to do (a tracker claim names its issue, branch and path prefix); none by default. */
+  instructions: string | null = null,
 ): Promise<Agent> {
   const caller = await resolveCaller(ctx.trx, ctx.principal, ctx.hint);
   if (caller.agentId !== null && caller.agentId !== parentId) {
@@ -57,7 +59,7 @@ export async function createCodingAgent(
   const tools = harness.tools.filter((t) => !harness.always_granted.includes(t));
   const child = await spawnChild(ctx, parent, caller, mailDomain, {
     name: `${parent.name ?? parent.slug} ${repoName(input.repository)}`,
-    instructions: null,
+    instructions,
     child_kind: 'coding',
     swarm_id: null,
     repository: input.repository,
