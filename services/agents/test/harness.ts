@@ -65,6 +65,7 @@ export interface HarnessOptions {
       | 'workspace'
       | 'schedulerToken'
       | 'coaching'
+      | 'briefs'
     >
   >;
 }
