@@ -4,6 +4,7 @@ import { type RoleLists, roleOfPrincipal } from './domain/roles.ts';
 import type { Registry } from './registry/registry.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
 import { RAW_ROUTES, ROUTES } from './routes/index.ts';
+import { ScopeDatabases } from './scope/databases.ts';
 import { registerWeb, webOptions } from './web/serve.ts';
 import { WriteKeys } from './writes.ts';
 
@@ -22,7 +23,8 @@ export interface ConsoleDeps {
  * gateway token is verified on every request and the caller's role comes from the two lists.
  */
 export async function buildApp(deps: ConsoleDeps) {
-  const closers: (() => Promise<void>)[] = [];
+  const databases = new ScopeDatabases();
+  const closers: (() => Promise<void>)[] = [() => databases.close()];
   const roles: RoleLists = {
     admins: deps.config.DEVOPS_ADMIN_EMAILS,
     engineers: deps.config.DEVOPS_ENGINEER_EMAILS,
@@ -49,6 +51,7 @@ export async function buildApp(deps: ConsoleDeps) {
         clock: deps.clock ?? (() => new Date()),
         registry: deps.registry,
         roles,
+        databases,
         writeKeys: new WriteKeys(),
         onClose: (close) => {
           closers.push(close);

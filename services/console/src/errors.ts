@@ -31,6 +31,15 @@ export const ERRORS = defineErrors({
   scope_unavailable: { status: 503, meaning: "The subscription's database or bus does not answer" },
   outbox_not_found: { status: 404, meaning: 'No service with an outbox of that name in the database' },
   event_not_found: { status: 404, meaning: "No such event in the service's outbox" },
+  republish_failed: {
+    status: 503,
+    meaning: 'The database refused the republish (nothing changed; the attempt is logged)',
+  },
+  sql_browser_not_configured: {
+    status: 501,
+    meaning:
+      "On PostgreSQL the SQL browser runs only as a role that cannot write or run programs (the scope's browser_url variable: a role holding only pg_read_all_data)",
+  },
   sql_multiple_statements: {
     status: 422,
     meaning: 'The SQL browser runs exactly one statement per request',
@@ -44,17 +53,28 @@ export const ERRORS = defineErrors({
   sql_failed: { status: 422, meaning: 'The database refused the statement (its message is given)' },
   stream_not_found: { status: 404, meaning: 'No such stream on the bus' },
   message_not_found: { status: 404, meaning: 'No message at that sequence in the stream' },
+  // Cluster (the subscription's Kubernetes API server).
+  pod_not_found: { status: 404, meaning: 'No such pod in that namespace of the cluster' },
+  cluster_refused: {
+    status: 422,
+    meaning:
+      "The cluster's API server refused the request (a container to name, a container not started yet, a bad label selector); its message is given",
+  },
+  cluster_unavailable: {
+    status: 502,
+    meaning: "The cluster's API server cannot be reached, fails, or refuses the console's credentials",
+  },
   // Releases (Helm).
   invalid_release_name: {
     status: 422,
-    meaning: "Not a Helm release name (lowercase DNS-1123, at most 53); Helm was not run",
+    meaning: 'Not a Helm release name (lowercase DNS-1123, at most 53); Helm was not run',
   },
   invalid_namespace: { status: 422, meaning: 'Not a namespace (a DNS-1123 label); Helm was not run' },
   invalid_revision: { status: 422, meaning: 'A revision is a whole number from 1' },
   revision_not_in_history: { status: 422, meaning: "The revision is not in the release's history; no rollback ran" },
   revision_is_deployed: { status: 422, meaning: 'The revision is the one deployed now; no rollback ran' },
   release_not_found: { status: 404, meaning: 'No release of that name in that namespace' },
-  release_manager_failed: { status: 502, meaning: "Helm failed or timed out (its error line is given)" },
+  release_manager_failed: { status: 502, meaning: 'Helm failed or timed out (its error line is given)' },
   // Feature flags (the subscription's Unleash admin API).
   flag_server_conflict: {
     status: 409,
@@ -65,11 +85,20 @@ export const ERRORS = defineErrors({
     meaning: "The flag server answered 422; its body is the error's value, unchanged",
   },
   flag_server_not_found: { status: 404, meaning: "The flag server has no such thing (its body is the error's value)" },
-  flag_server_bad_request: { status: 400, meaning: "The flag server refused the request (its body is the error's value)" },
-  flag_server_unavailable: { status: 502, meaning: "The flag server cannot be reached, fails, or refuses the console's token" },
+  flag_server_bad_request: {
+    status: 400,
+    meaning: "The flag server refused the request (its body is the error's value)",
+  },
+  flag_server_unavailable: {
+    status: 502,
+    meaning: "The flag server cannot be reached, fails, or refuses the console's token",
+  },
   key_not_found: { status: 404, meaning: 'No API key of that name on the flag server' },
   // Log search (Datadog).
-  invalid_log_query: { status: 400, meaning: 'The log query is malformed (unbalanced parentheses or quotes) or Datadog refused it' },
+  invalid_log_query: {
+    status: 400,
+    meaning: 'The log query is malformed (unbalanced parentheses or quotes) or Datadog refused it',
+  },
   log_search_failed: { status: 502, meaning: 'Datadog cannot be reached or fails' },
 });
 export type ErrorCode = keyof typeof ERRORS;

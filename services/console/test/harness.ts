@@ -109,12 +109,11 @@ export async function consoleHarness(o: HarnessOptions = {}) {
   /** The gateway header of a caller ({} for none). */
   const headers = (who: Caller): Record<string, string> =>
     who === 'none' ? {} : { 'cf-access-jwt-assertion': tokens[who] };
-  /** A write's headers: the caller's, an Idempotency-Key and JSON. */
+  /** A write's headers: the caller's and an Idempotency-Key (inject sets the JSON type with a payload). */
   let n = 0;
   const writeHeaders = (who: Caller, key = `k-${Date.now()}-${++n}`) => ({
     ...headers(who),
     'idempotency-key': key,
-    'content-type': 'application/json',
   });
   return {
     app,

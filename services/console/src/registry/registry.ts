@@ -23,6 +23,8 @@ export interface ResolvedScope {
   vars?: ScopeVars;
   kubeconfig?: string;
   databaseUrl?: string;
+  /** The SQL browser's read-only role, when the scopes name its variable and it is set. */
+  browserUrl?: string;
   busUrl?: string;
   /** The embedded platform's PGlite, when the database variable is unset and this is its scope. */
   pglite?: Promise<SharedPglite>;
@@ -82,6 +84,7 @@ export class Registry {
       vars,
       kubeconfig: value(vars?.cluster.kubeconfig),
       databaseUrl,
+      browserUrl: value(vars?.database.browser_url),
       busUrl,
       pglite,
       bus,

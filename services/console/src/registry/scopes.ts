@@ -13,7 +13,11 @@ export const REGISTRY_DIR = join(import.meta.dirname, '..', '..', 'registry');
 export interface ScopeVars {
   cluster: { kubeconfig: string };
   bus: { url: string };
-  database: { url: string };
+  /**
+   * `url`: the console's own connection (outbox counts, republish). `browser_url`: the SQL
+   * browser's, a role holding only pg_read_all_data (else the SQL browser uses `url`).
+   */
+  database: { url: string; browser_url?: string };
   flags?: { url: string; token: string };
 }
 
@@ -35,6 +39,7 @@ export function variableNames(vars: ScopeVars): string[] {
     vars.cluster.kubeconfig,
     vars.bus.url,
     vars.database.url,
+    ...(vars.database.browser_url !== undefined ? [vars.database.browser_url] : []),
     ...(vars.flags ? [vars.flags.url, vars.flags.token] : []),
   ];
 }

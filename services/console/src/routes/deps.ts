@@ -8,14 +8,16 @@ import {
   type RouteSpec,
 } from '@platform/kit';
 import type { TSchema } from '@sinclair/typebox';
+import type { ClusterClient } from '../cluster/client.ts';
 import type { ConsoleConfig } from '../config.ts';
 import { type Role, type RoleLists, requires } from '../domain/roles.ts';
 import { ERRORS, type ErrorCode } from '../errors.ts';
-import type { Registry } from '../registry/registry.ts';
-import type { WriteKeys } from '../writes.ts';
 import type { FlagServer, UnleashAdmin } from '../flags/unleash.ts';
 import type { DatadogLogs } from '../logs/datadog.ts';
+import type { Registry } from '../registry/registry.ts';
 import type { ReleaseManager } from '../releases/helm.ts';
+import type { ScopeDatabases } from '../scope/databases.ts';
+import type { WriteKeys } from '../writes.ts';
 
 /** What the console's routes work with. Area helpers add their clients here (optional fields). */
 export interface RouteDeps {
@@ -24,12 +26,16 @@ export interface RouteDeps {
   /** The scope resolver: catalog leaves joined with the scopes input and the environment. */
   registry: Registry;
   roles: RoleLists;
+  /** Each subscription's database, opened on first use. */
+  databases: ScopeDatabases;
   /** Replays of write keys (the console has no database). */
   writeKeys: WriteKeys;
   /** Releases: the release manager (default: Helm at HELM_BIN); tests pass the fake helm's. */
   releases?: ReleaseManager;
   /** Feature flags: the admin client for a subscription's flag server (default: Unleash over fetch). */
   flagServer?: (server: FlagServer) => UnleashAdmin;
+  /** Cluster: the client for a kubeconfig path (default: @kubernetes/client-node). */
+  cluster?: (kubeconfigPath: string) => ClusterClient;
   /** Log search: Datadog's client (default: from DD_* configuration). */
   logs?: DatadogLogs;
   /** Things to close when the app closes (pools, bus connections, child processes). */
