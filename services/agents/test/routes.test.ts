@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ROUTES } from '../src/routes/index.ts';
 import { type Harness, harness, OWNER } from './harness.ts';
 import { AGENTS_EXAMPLES } from './route-examples/agents.ts';
+import { BRIEFS_EXAMPLES } from './route-examples/briefs.ts';
 import { COACHING_EXAMPLES } from './route-examples/coaching.ts';
 import { LIFECYCLE_EXAMPLES } from './route-examples/lifecycle.ts';
 import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
@@ -35,6 +36,7 @@ const examples: Record<string, RouteExample> = {
   ...SWARMS_EXAMPLES(lazy),
   ...WAKES_EXAMPLES(lazy),
   ...COACHING_EXAMPLES(lazy),
+  ...BRIEFS_EXAMPLES(lazy),
 };
 const rules = { unauthenticated: 'AGT-311', forbidden: 'AGT-325', missingKey: 'AGT-003' };
 
