@@ -20,7 +20,7 @@ const STRATEGY_FIELDS = [
   'variants',
   'segments',
 ] as const;
-const VARIANT_FIELDS = ['name', 'weight', 'weightType', 'stickiness', 'payload', 'overrides'] as const;
+const VARIANT_FIELDS = ['name', 'weight', 'weightType', 'stickiness', 'payload'] as const;
 const APPLICATION_FIELDS = ['description', 'url', 'color', 'icon'] as const;
 const SERVICE_ACCOUNT_FIELDS = ['name', 'username', 'rootRole'] as const;
 
@@ -68,8 +68,10 @@ export class FlagsProxy {
   async strategies(project: string, feature: string, env: string) {
     return dropKeys((await this.get(`${envOf(project, feature, env)}/strategies`)).body);
   }
-  async values(project: string, feature: string, env: string) {
-    return dropKeys((await this.get(`${envOf(project, feature, env)}/variants`)).body);
+  /** A strategy's values: its variants (Unleash 7 keeps a flag's values there; environment variants are deprecated). */
+  async values(project: string, feature: string, env: string, strategy: string) {
+    const read = body((await this.get(`${envOf(project, feature, env)}/strategies/${seg(strategy)}`)).body);
+    return dropKeys({ strategy: read.id ?? strategy, variants: Array.isArray(read.variants) ? read.variants : [] });
   }
   async applications() {
     return dropKeys(list((await this.get('/api/admin/metrics/applications')).body, 'applications'));
@@ -108,15 +110,19 @@ export class FlagsProxy {
       overlay(noNulls(pick(read, STRATEGY_FIELDS)), pick(fields, STRATEGY_FIELDS)),
     );
   }
-  /** A feature's values in an environment: its variants, each laid over the read one of its name. */
-  async updateValues(project: string, feature: string, env: string, variants: Json[]) {
-    const path = `${envOf(project, feature, env)}/variants`;
-    return this.readThenWrite(path, { method: 'PUT', path }, (read) =>
-      overlayVariants(
+  /**
+   * A strategy's values: each sent variant laid over the read one of its name (others kept), the
+   * strategy sent whole with the read's version.
+   */
+  async updateValues(project: string, feature: string, env: string, strategy: string, variants: Json[]) {
+    const path = `${envOf(project, feature, env)}/strategies/${seg(strategy)}`;
+    return this.readThenWrite(path, { method: 'PUT', path }, (read) => ({
+      ...noNulls(pick(read, STRATEGY_FIELDS)),
+      variants: overlayVariants(
         list(read, 'variants').map((v) => pick(v, VARIANT_FIELDS)),
         variants.map((v) => pick(v, VARIANT_FIELDS)),
       ),
-    );
+    }));
   }
   async updateApplication(app: string, fields: Json) {
     const path = `/api/admin/metrics/applications/${seg(app)}`;

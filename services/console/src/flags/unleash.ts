@@ -40,7 +40,11 @@ export function upstreamError(a: Answer): AppError {
   if (a.status === 404) return pass(404, 'flag_server_not_found');
   if (a.status === 400) return pass(400, 'flag_server_bad_request');
   if (a.status === 401 || a.status === 403) {
-    return new AppError(502, 'flag_server_unavailable', `The flag server refused the console's token (${a.status})`);
+    return new AppError(
+      502,
+      'flag_server_unavailable',
+      `The flag server refused the console (${a.status}): ${messageOf(a.body, 'its token may lack the admin role')}`,
+    );
   }
   return new AppError(502, 'flag_server_unavailable', `The flag server answered ${a.status}`);
 }

@@ -221,24 +221,26 @@ export const FLAG_ROUTES: Routes = [
   }),
   route({
     method: 'GET',
-    url: `${F}/projects/:project/features/:feature/environments/:environment/values`,
+    url: `${F}/projects/:project/features/:feature/environments/:environment/strategies/:strategy/values`,
     role: 'viewer',
     tags,
-    summary: "A flag's values (variants) in one environment, with their version",
-    params: EnvParams,
+    summary: "A flag's values in one environment: the variants of one of its strategies",
+    params: StrategyParams,
     response: Envelope(Upstream),
     errors: [...UPSTREAM],
     handler: async ({ params, reply }, deps) =>
-      reply.envelope(await flagsOf(deps, params).values(params.project, params.feature, params.environment)),
+      reply.envelope(
+        await flagsOf(deps, params).values(params.project, params.feature, params.environment, params.strategy),
+      ),
   }),
   route({
     method: 'PATCH',
-    url: `${F}/projects/:project/features/:feature/environments/:environment/values`,
+    url: `${F}/projects/:project/features/:feature/environments/:environment/strategies/:strategy/values`,
     role: 'engineer',
     tags,
     summary:
-      "Changes a flag's values: read first, each sent variant laid over the read one of its name, all sent with the read's version",
-    params: EnvParams,
+      "Changes a flag's values (a strategy's variants): read first, each sent variant laid over the read one of its name, the strategy sent whole with the read's version",
+    params: StrategyParams,
     body: ValuesBody,
     response: Envelope(Upstream),
     errors: [...WRITE_UPSTREAM],
@@ -250,10 +252,13 @@ export const FLAG_ROUTES: Routes = [
         params,
         {
           action: 'flag.values.write',
-          target: target(params, `${params.project}/${params.feature}/${params.environment}/values`),
+          target: target(
+            params,
+            `${params.project}/${params.feature}/${params.environment}/strategies/${params.strategy}/values`,
+          ),
           why: body.why,
         },
-        (f) => f.updateValues(params.project, params.feature, params.environment, body.data.variants),
+        (f) => f.updateValues(params.project, params.feature, params.environment, params.strategy, body.data.variants),
       ),
   }),
   route({

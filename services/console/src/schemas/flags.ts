@@ -77,7 +77,6 @@ const Variant = Type.Object(
     weightType: Type.Optional(Type.Union([Type.Literal('variable'), Type.Literal('fix')])),
     stickiness: Type.Optional(Type.String()),
     payload: Type.Optional(Type.Object({ type: Type.String(), value: Type.String() })),
-    overrides: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
   },
   { additionalProperties: false },
 );
