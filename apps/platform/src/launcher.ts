@@ -58,7 +58,7 @@ const NEIGHBOURS: Record<string, Record<string, string>> = {
   broker: { WORKSPACE_URL: 'workspace' },
   workspace: { DOCUMENTS_URL: 'documents' },
   construction: { CONSTRUCTION_VENDORS_URL: 'vendors', CONSTRUCTION_DOCUMENTS_URL: 'documents' },
-  agents: { AGENTS_BROKER_URL: 'broker', AGENTS_DOCUMENTS_URL: 'documents' },
+  agents: { AGENTS_BROKER_URL: 'broker', AGENTS_DOCUMENTS_URL: 'documents', AGENTS_WORKSPACE_URL: 'workspace' },
 };
 
 /**

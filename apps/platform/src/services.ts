@@ -115,9 +115,10 @@ export const SERVICES: Record<string, ServiceEntry> = {
   },
   agents: {
     port: AGENTS_PORT,
-    // Identity stands in for the access gateway; skill archives are stored through documents and
-    // the harness's model calls go through the broker (the launcher hands it both addresses).
-    needs: ['identity', 'documents', 'broker'],
+    // Identity stands in for the access gateway; skill archives are stored through documents, the
+    // harness's model calls go through the broker, and daily briefs and weekly coaching read a
+    // person's workspace on their behalf (the launcher hands it the three addresses).
+    needs: ['identity', 'documents', 'broker', 'workspace'],
     start: async (env, shared) => started('agents', await startAgents(agentsConfig(env), shared)),
   },
   console: {
