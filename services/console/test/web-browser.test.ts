@@ -64,6 +64,15 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     cluster = await startFakeKubernetes();
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, cluster.kubeconfig());
+    cluster.seed({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-1', namespace: 'apps', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'web:1' }] },
+    });
+    // Status is the kubelet's to write, never the creator's.
+    cluster.setStatus('Pod', 'apps', 'web-1', { phase: 'Running' });
+    cluster.appendLog('apps', 'web-1', ['booted', 'listening on 8080']);
     helm = fakeHelm([release('apps', 'web', 3)]);
     process.env.FAKE_HELM_STATE = helm.env.FAKE_HELM_STATE;
     process.env.FAKE_HELM_CALLS = helm.env.FAKE_HELM_CALLS;
@@ -227,4 +236,90 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('21 OPS-014 OPS-017 OPS-050 pods from the fake cluster, a pod tailed over SSE with the token in its URL, a new line arrives', async () => {
+    const { page, context } = await signedIn(VIEWER);
+    const tails: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/logs/tail')) tails.push(r.url());
+    });
+    try {
+      await page.goto(`${base}/#/us/core/pods`);
+      const pods = page.getByRole('table', { name: 'Pods' });
+      await pods.waitFor();
+      const row = pods.locator('tbody tr', { hasText: 'web-1' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('apps');
+      // A viewer gets no terminal.
+      expect(await row.getByRole('link', { name: 'Terminal' }).count()).toBe(0);
+      await row.getByRole('button', { name: 'Tail' }).click();
+      const tail = page.getByTestId('tail');
+      await expect.poll(() => tail.innerText(), { timeout: 20_000 }).toContain('listening on 8080');
+      await cluster.untilStreams((o) => o.follows > 0);
+      cluster.appendLog('apps', 'web-1', 'GET /healthz 200');
+      await expect.poll(() => tail.innerText(), { timeout: 20_000 }).toContain('GET /healthz 200');
+      // EventSource cannot set headers: the gateway token rode as access_token.
+      expect(new URL(tails[0] ?? '').searchParams.get('access_token')).toMatch(/^ey/);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('21 OPS-015 OPS-056 an admin opens a terminal (xterm over the exec WebSocket) and the shell echoes', async () => {
+    const { page, context } = await signedIn(ADMIN);
+    try {
+      await page.goto(`${base}/#/us/core/pods`);
+      const row = page.getByRole('table', { name: 'Pods' }).locator('tbody tr', { hasText: 'web-1' });
+      await row.getByRole('link', { name: 'Terminal' }).click();
+      await expect.poll(() => page.getByTestId('terminal-state').innerText(), { timeout: 20_000 }).toBe('open');
+      await page.locator('.xterm-helper-textarea').focus();
+      await page.keyboard.type('echo console-web-ok');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.xterm-rows').innerText(), { timeout: 20_000 }).toContain('console-web-ok');
+      expect(cluster.execs.length).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('21 OPS-045 OPS-058 OPS-059 the outbox of the embedded platform: an admin republishes after confirming; a viewer has no republish control', async () => {
+    const db = (await pglite).pg;
+    const eventId = '0190f7a2-3c4d-7e8f-9a0b-1c2d3e4f5a6b';
+    await db.query(
+      `INSERT INTO identity.outbox (event_id, subject, event_type, payload, published_at)
+       VALUES ($1, 'person.x', 'person.created', '{}'::jsonb, now())`,
+      [eventId],
+    );
+    const viewer = await signedIn(VIEWER);
+    try {
+      await viewer.page.goto(`${base}/#/us/core/outbox/identity`);
+      const events = viewer.page.getByRole('table', { name: 'Outbox events' });
+      await events.locator('tbody tr', { hasText: eventId }).waitFor();
+      expect(await viewer.page.getByRole('button', { name: 'Republish' }).count()).toBe(0);
+    } finally {
+      await viewer.context.close();
+    }
+    const admin = await signedIn(ADMIN);
+    try {
+      await admin.page.goto(`${base}/#/us/core/outbox`);
+      await admin.page
+        .getByRole('table', { name: 'Outbox counts' })
+        .locator('tbody tr', { hasText: 'identity' })
+        .waitFor();
+      await admin.page.goto(`${base}/#/us/core/outbox/identity`);
+      const row = admin.page.getByRole('table', { name: 'Outbox events' }).locator('tbody tr', { hasText: eventId });
+      await row.getByRole('button', { name: 'Republish' }).click();
+      const dialog = admin.page.getByRole('dialog', { name: 'Confirm republish' });
+      await dialog.getByLabel('Why').fill('subscriber missed it');
+      await dialog.getByRole('button', { name: 'Confirm republish' }).click();
+      await admin.page.getByText(`Republished ${eventId}`).waitFor();
+      const after = await db.query<{ republished: number }>(
+        'SELECT count(*)::int AS republished FROM identity.outbox WHERE event_id = $1',
+        [eventId],
+      );
+      expect(after.rows[0]?.republished).toBe(1);
+    } finally {
+      await admin.context.close();
+    }
+  }, 120_000);
 });

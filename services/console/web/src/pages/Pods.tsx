@@ -19,6 +19,17 @@ export function PodsPage({ scope }: { scope: Scope }) {
           <DataTable
             label="Pods"
             rows={rowsOf(data, 'pods', 'items')}
+            columns={[
+              'namespace',
+              'name',
+              'phase',
+              'ready',
+              'restarts',
+              'node',
+              'cpu_millicores',
+              'memory_bytes',
+              'created_at',
+            ]}
             empty="No pods."
             actions={(r) => (
               <>
@@ -132,27 +143,47 @@ function NamespaceTail({ scope }: { scope: Scope }) {
 
 const MAX_LINES = 2000;
 
-/** Server-sent events; the token rides in the URL (EventSource cannot set headers). */
+/**
+ * Server-sent events; the token rides in the URL (EventSource cannot set headers). The console
+ * sends `line` ({pod, container, line}), `pod` (a pod came or went), `error` and `end`; at `end`
+ * the source is closed, or EventSource would reconnect and replay.
+ */
 export function Tail({ url, title, onClose }: { url: string; title: string; onClose: () => void }) {
   const [lines, setLines] = useState<string[]>([]);
-  const [state, setState] = useState<'connecting' | 'open' | 'closed'>('connecting');
+  const [state, setState] = useState<'connecting' | 'open' | 'ended' | 'closed'>('connecting');
   const pre = useRef<HTMLPreElement>(null);
   useEffect(() => {
     const source = new EventSource(url);
-    const onLine = (e: MessageEvent<string>) => {
-      let text = e.data;
+    const add = (text: string) => setLines((l) => [...l.slice(-(MAX_LINES - 1)), text]);
+    const parsed = (e: MessageEvent<string>): Json => {
       try {
-        text = lineText(JSON.parse(e.data));
+        const v: unknown = JSON.parse(e.data);
+        return isObject(v) ? v : { line: str(v) };
       } catch {
-        // a plain text line
+        return { line: e.data };
       }
-      setLines((l) => [...l.slice(-(MAX_LINES - 1)), text]);
     };
+    const onLine = (e: MessageEvent<string>) => add(lineText(parsed(e)));
     source.onopen = () => setState('open');
     source.onmessage = onLine;
     source.addEventListener('line', onLine as EventListener);
-    source.addEventListener('log', onLine as EventListener);
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
+    source.addEventListener('pod', ((e: MessageEvent<string>) => {
+      const p = parsed(e);
+      add(`-- ${str(p.pod)}${p.container ? `/${str(p.container)}` : ''} ${str(p.state)}`);
+    }) as EventListener);
+    source.addEventListener('end', () => {
+      source.close();
+      setState('ended');
+    });
+    source.addEventListener('error', ((e: Event) => {
+      // A server-sent `error` event carries data; the EventSource's own error (connection) does not.
+      if (e instanceof MessageEvent && typeof e.data === 'string') {
+        const p = parsed(e as MessageEvent<string>);
+        add(`!! ${str(p.code)} ${str(p.message)}`);
+        return;
+      }
+      setState(source.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
+    }) as EventListener);
     return () => source.close();
   }, [url]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll on every new line
