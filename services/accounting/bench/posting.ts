@@ -18,9 +18,7 @@ import { CONTROLLER, closedLoop, median, quantile, round } from './measure.ts';
 
 /**
  * Posted entries per second: the service over HTTP (create + post, 16 keep-alive clients) against
- * the raw SQL of the same writes through the same driver (16 workers), on one database: the goal
- * (0.5) against the rows the routes write, their two Idempotency-Key records included; the ratio
- * against the entry rows alone is reported beside it.
+ * the raw SQL of the same writes through the same driver (16 workers), on one database.
  */
 export interface PostingOptions {
   clients: number;

@@ -110,16 +110,12 @@ for (const kind of ['pglite', 'postgres'] as const) {
     row(`posted entries/s, raw SQL (${p.clients} workers)`, fmt(p.raw.entries_per_second));
     row('  latency per entry p50 / p95', `${fmt(p.raw.latency_ms.p50)} / ${fmt(p.raw.latency_ms.p95)} ms`);
     row('  node CPU per entry', `${fmt(p.raw.node_cpu_ms_per_entry, 2)} ms`);
-    // The goal compares like with like (issue 22.4): the bare writes of every row the routes write,
-    // the two Idempotency-Key records included; the ratio without them is kept for comparison.
-    const ok = p.ratio_http_to_raw_with_idempotency_records >= p.goal_ratio_min;
+    const ok = p.ratio_http_to_raw >= p.goal_ratio_min;
+    row('ratio HTTP / raw', fmt(p.ratio_http_to_raw, 2), `>= ${p.goal_ratio_min}`, goal(`${kind} posting ratio`, ok));
     row(
-      'ratio HTTP / raw SQL of the same rows (the 2 idempotency records included)',
+      'ratio HTTP / raw incl. the 2 idempotency records (for information)',
       fmt(p.ratio_http_to_raw_with_idempotency_records, 2),
-      `>= ${p.goal_ratio_min}`,
-      goal(`${kind} posting ratio`, ok),
     );
-    row('ratio HTTP / raw without the idempotency records (for information)', fmt(p.ratio_http_to_raw, 2));
     const pr = p.profile_sequential;
     if (pr) {
       row('one at a time p50: create', step(pr.create));
