@@ -322,4 +322,30 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
       await admin.context.close();
     }
   }, 120_000);
+
+  it('21 OPS-046 OPS-047 a viewer reads through the SQL browser; a write is refused with its code and changes nothing', async () => {
+    const db = (await pglite).pg;
+    const count = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM identity.outbox')).rows[0]?.n ?? -1;
+    const before = await count();
+    const { page, context } = await signedIn(VIEWER);
+    try {
+      await page.goto(`${base}/#/us/core/sql`);
+      const sql = page.getByRole('textbox', { name: 'SQL' });
+      await sql.fill('SELECT count(*)::int AS events, 42 AS answer FROM identity.outbox');
+      await page.getByRole('button', { name: 'Run' }).click();
+      const result = page.getByRole('table', { name: 'SQL result' });
+      await result.waitFor();
+      expect(await result.locator('thead').innerText()).toMatch(/events\s+answer/);
+      expect((await result.locator('tbody tr').innerText()).split(/\s+/)).toEqual([String(before), '42']);
+      await sql.fill('DELETE FROM identity.outbox');
+      await page.getByRole('button', { name: 'Run' }).click();
+      const refused = page.getByRole('alert');
+      await refused.waitFor();
+      expect(await refused.innerText()).toMatch(/^4\d\d sql_/);
+      expect(await count()).toBe(before);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });

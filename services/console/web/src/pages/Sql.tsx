@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { call, isObject, type Json, rowsOf, type Scope, scoped, str } from '../api.ts';
+import { call, isObject, type Json, type Scope, scoped, str } from '../api.ts';
 import { DataTable, ErrorPanel } from '../ui.tsx';
 
 /** The SQL browser: one read-only statement per request, answered with its rows (capped). */
@@ -19,11 +19,16 @@ export function SqlPage({ scope }: { scope: Scope }) {
     }
   };
   const data = answer?.data;
-  const rows: Json[] = rowsOf(data, 'rows');
   const columns =
     isObject(data) && Array.isArray(data.columns)
       ? data.columns.map((c) => (isObject(c) ? str(c.name) : str(c)))
       : undefined;
+  // Rows come as arrays in column order (two columns may share a name); objects are shown as they are.
+  const raw: unknown[] = isObject(data) && Array.isArray(data.rows) ? data.rows : [];
+  const names = columns?.map((c, i) => (columns.indexOf(c) === i ? c : `${c} (${i + 1})`));
+  const rows: Json[] = raw.map((r) =>
+    Array.isArray(r) && names ? Object.fromEntries(names.map((n, i) => [n, r[i]])) : isObject(r) ? r : { value: r },
+  );
   return (
     <section>
       <h2>SQL browser</h2>
@@ -46,7 +51,7 @@ export function SqlPage({ scope }: { scope: Scope }) {
             {rows.length} row{rows.length === 1 ? '' : 's'}
             {isObject(data) && data.truncated ? ' (capped)' : ''}
           </p>
-          <DataTable label="SQL result" rows={rows} columns={columns} />
+          <DataTable label="SQL result" rows={rows} columns={names} />
         </>
       )}
     </section>
