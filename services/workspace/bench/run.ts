@@ -32,7 +32,8 @@ import { GOAL_TURNS_GROWTH_MAX, measureLastPage, TURN_PAGE, turnsConversation } 
  *    follows the changes, not the size of the project).
  * 2. Task create and move throughput over HTTP (idempotency record, project lock, change number,
  *    version or change-log row, outbox event, feed row, one transaction each) against the bare SQL
- *    writes of the same rows through the same driver (issue 22 goals: create >= 0.5, move >= 0.4).
+ *    writes of the same rows but the key record, through the same driver (issue 22 goals: create
+ *    >= 0.5, move >= 0.4).
  * 3. A list of 500 tasks with filters over HTTP against the raw SQL of the same statements
  *    (page and total) through the same driver (goal: ratio >= 0.5).
  * 4. GET /v1/projects/{id}/case-value over 10,000 cases (BENCH_CASES) with their amounts, over HTTP
@@ -198,8 +199,9 @@ async function runKind(kind: BenchKind) {
     const taskIds = ordered.slice(500);
     const pickTask = () => taskIds[Math.floor(Math.random() * taskIds.length)] as string;
     // The bare side writes the rows the route writes, each in the plainest statement: the change
-    // number and the task (and its first version, or its change-log row), one outbox event, the
-    // feed's row with its head, and the Idempotency-Key's record, in one transaction (issue 22).
+    // number and the task (and its first version, or its change-log row), one outbox event and the
+    // feed's row with its head, in one transaction. Like accounting's baseline it leaves out the
+    // Idempotency-Key record: that is the command path's own cost, which issue 22 asks to shrink.
     const rawEvent = (trx: Db, type: string, data: object) => {
       const id = randomUUID();
       const payload = { id, type, source: 'workspace', occurred_at: new Date().toISOString(), data };
@@ -213,11 +215,6 @@ async function runKind(kind: BenchKind) {
         INSERT INTO activity (id, project_id, kind, subject_id, actor, position, created_at)
         SELECT ${randomUUID()}, ${target}, ${kind}, ${subject}, ${BENCH_OWNER}, position, now() FROM head`.execute(trx);
     };
-    const rawKey = (trx: Db, path: string, response: object) =>
-      sql`INSERT INTO idempotency_keys (key, request_hash, method, path, principal_id, status, response)
-        VALUES (${randomUUID()}, ${randomUUID()}, 'POST', ${path}, ${BENCH_OWNER}, 200, ${JSON.stringify(response)})`.execute(
-        trx,
-      );
     const rawCreate = async () => {
       await db.transaction().execute(async (trx) => {
         const seq = await sql<{ s: string }>`UPDATE projects SET change_seq = change_seq + 1 WHERE id = ${target}
@@ -237,7 +234,6 @@ async function runKind(kind: BenchKind) {
           actor: BENCH_OWNER,
         });
         await rawActivity(trx, 'item_created', id);
-        await rawKey(trx, `/v1/projects/${target}/items`, { id, title: 'Raw' });
       });
     };
     const rawMove = async () => {
@@ -252,7 +248,6 @@ async function runKind(kind: BenchKind) {
             now())`.execute(trx);
         await rawEvent(trx, 'project.item_status_changed', { projectId: target, itemId: id, actor: BENCH_OWNER });
         await rawActivity(trx, 'item_status_changed', id);
-        await rawKey(trx, `/v1/projects/${target}/items/${id}/move`, { id, status_id: 'todo' });
       });
     };
     const httpCreate = () =>
