@@ -236,6 +236,25 @@ describe('21 feature flags on the real unleash-server', () => {
     expect(write.body).toEqual({ name: 'Release bot', username: 'bot', rootRole: 2 });
   });
 
+  it("21 OPS-024 OPS-025 the version travels: a change between the read and the write is the server's 409, unchanged", async () => {
+    const list = await get('viewer', `${F}/service-accounts`);
+    const id = list.json().payload.data.find((a: { username: string }) => a.username === 'deployer').id as number;
+    seen0 = front.seen.length;
+    front.before = (s) => {
+      if (s.method === 'PUT') front.serviceAccounts.rename(id, 'Renamed meanwhile');
+    };
+    try {
+      const res = await send('engineer', 'PATCH', `${F}/service-accounts/${id}`, { rootRole: 2 });
+      expect(res.statusCode).toBe(409);
+      const [read, write] = sent();
+      expect(write.ifMatch).toBe(read.etag);
+      expect(write.status).toBe(409);
+      expect(res.json().payload.errors[0]).toMatchObject({ code: 'flag_server_conflict', value: write.answer });
+    } finally {
+      front.before = undefined;
+    }
+  });
+
   it('21 OPS-027 OPS-028 no list carries a key: API keys and service accounts without secrets', async () => {
     const keys = await get('viewer', `${F}/keys`);
     expect(keys.statusCode).toBe(200);

@@ -129,6 +129,12 @@ class EnterpriseServiceAccounts {
     return a;
   }
 
+  /** Changes an account as another operator would (its version moves on). */
+  rename(id: number, name: string) {
+    const a = this.accounts.find((x) => x.id === id);
+    if (a) Object.assign(a, { name, version: a.version + 1 });
+  }
+
   handles = (path: string) => path === '/api/admin/service-account' || path.startsWith('/api/admin/service-account/');
 
   answer(method: string, path: string, body: unknown, ifMatch: string | undefined, auth: string | undefined) {
@@ -183,6 +189,8 @@ export interface FlagServerFront {
   token: string;
   seen: Seen[];
   serviceAccounts: EnterpriseServiceAccounts;
+  /** Runs before a request is answered (a test changes the value between a read and its write). */
+  before?: (s: Seen) => Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -204,6 +212,7 @@ export async function flagServerFront(real: RealUnleash): Promise<FlagServerFron
       answer: undefined,
     };
     seen.push(record);
+    await front.before?.(record);
     let status: number;
     let answerText: string;
     let etag: string | undefined;
@@ -230,11 +239,12 @@ export async function flagServerFront(real: RealUnleash): Promise<FlagServerFron
     res.end(answerText);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
+  const front: FlagServerFront = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token: real.token,
     seen,
     serviceAccounts: enterprise,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+  return front;
 }
