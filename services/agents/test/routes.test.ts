@@ -10,6 +10,7 @@ import { MEMBERS_EXAMPLES } from './route-examples/members.ts';
 import { RECORDS_EXAMPLES } from './route-examples/records.ts';
 import { SKILLS_EXAMPLES } from './route-examples/skills.ts';
 import { SWARMS_EXAMPLES } from './route-examples/swarms.ts';
+import { startTrackerFakes, TRACKER_EXAMPLES, type TrackerFakes } from './route-examples/tracker.ts';
 import { WAKES_EXAMPLES } from './route-examples/wakes.ts';
 
 /**
@@ -22,10 +23,15 @@ let h: Harness;
 // The examples are built before beforeAll runs: they reach the harness through this forwarder.
 // biome-ignore lint/suspicious/noExplicitAny: forwarding to the harness made in beforeAll
 const lazy = new Proxy({}, { get: (_t, k) => (h as any)[k] }) as Harness;
+let trackerFakes: TrackerFakes;
 beforeAll(async () => {
-  h = await harness();
+  trackerFakes = await startTrackerFakes();
+  h = await harness({ app: { ...trackerFakes.deps } });
 });
-afterAll(async () => h.close_());
+afterAll(async () => {
+  await h.close_();
+  await trackerFakes.close();
+});
 
 const examples: Record<string, RouteExample> = {
   ...AGENTS_EXAMPLES(lazy),
@@ -34,6 +40,7 @@ const examples: Record<string, RouteExample> = {
   ...RECORDS_EXAMPLES(lazy),
   ...SKILLS_EXAMPLES(lazy),
   ...SWARMS_EXAMPLES(lazy),
+  ...TRACKER_EXAMPLES(lazy, () => trackerFakes),
   ...WAKES_EXAMPLES(lazy),
   ...COACHING_EXAMPLES(lazy),
   ...BRIEFS_EXAMPLES(lazy),
