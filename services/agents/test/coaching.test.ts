@@ -130,6 +130,7 @@ beforeEach(async () => {
   ws.failing.clear();
   ws.requests.length = 0;
   relay.fake.requests.length = 0;
+  relay.budgets.checks.length = 0;
 });
 
 describe('the weekly coaching job', () => {
@@ -187,6 +188,8 @@ describe('the weekly coaching job', () => {
     expect((await job()).status).toBe(200);
     const calls = chatCalls();
     expect(calls).toHaveLength(2);
+    // Each call went through the broker on behalf of the person served (billed to them).
+    expect(relay.budgets.checks.map((a) => a.email).sort()).toEqual([ALICE, CARA]);
     const inputs = calls.map((c) => userText(c)).sort();
     expect(inputs).toEqual([
       ALICE_LINES.map((l, i) => `[L${i + 1}] ${l}`).join('\n'),
