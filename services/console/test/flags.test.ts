@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/registry/catalog.ts';
+import { Registry } from '../src/registry/registry.ts';
+import { loadScopes } from '../src/registry/scopes.ts';
 import { type FlagServerFront, flagServerFront, type RealUnleash, type Seen, startUnleash } from './fakes/unleash.ts';
 import { type Caller, consoleHarness, type Harness } from './harness.ts';
 
@@ -308,6 +311,36 @@ describe('21 feature flags on the real unleash-server', () => {
       expect(res.json().payload.errors[0].code).toBe('insufficient_role');
     }
     expect(sent()).toEqual([]);
+  });
+
+  it("21 OPS-021 each subscription's flag routes reach its own flag server and no other", async () => {
+    const euFront = await flagServerFront(unleash);
+    const scopes = loadScopes();
+    const eu = scopes.subscriptions.find((x) => x.region === 'eu');
+    if (!eu) throw new Error('the committed scopes lack eu/core');
+    eu.vars.flags = { url: 'EU_CORE_FLAGS_URL', token: 'EU_CORE_FLAGS_TOKEN' };
+    const both = await consoleHarness({
+      registry: (config) => new Registry(loadCatalog(), scopes, config.env),
+      env: {
+        US_CORE_FLAGS_URL: front.url,
+        US_CORE_FLAGS_TOKEN: front.token,
+        EU_CORE_FLAGS_URL: euFront.url,
+        EU_CORE_FLAGS_TOKEN: euFront.token,
+      },
+    });
+    try {
+      const res = await get('viewer', '/v1/environments/eu/core/flags/projects/default/features', both);
+      expect(res.statusCode).toBe(200);
+      expect(euFront.seen.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/admin/projects/default/features']);
+      expect(sent()).toEqual([]);
+      const us = await get('viewer', '/v1/environments/us/core/flags/applications', both);
+      expect(us.statusCode).toBe(200);
+      expect(sent().map((x) => x.path)).toEqual(['/api/admin/metrics/applications']);
+      expect(euFront.seen).toHaveLength(1);
+    } finally {
+      await both.close();
+      await euFront.close();
+    }
   });
 
   it('21 OPS-062 OPS-063 OPS-021 no flag-server block, or its URL unset: 501 and nothing reaches any server', async () => {
