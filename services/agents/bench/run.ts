@@ -1,10 +1,11 @@
 import { type BenchKind, BenchRun, benchEnv, GetLoadWorker } from '@platform/kit/testing';
+import { briefsBench, GOAL_BRIEFS_RATIO_MAX } from './briefs.ts';
 import { drainBench } from './drain.ts';
 import { type LoadKnobs, measureListGrowth } from './list.ts';
 import { logsBench } from './logs.ts';
 
 /**
- * The agents benchmark: `npm run bench -w services/agents`, one run of three measures.
+ * The agents benchmark: `npm run bench -w services/agents`, one run of four measures.
  *
  * (a) Log lines posted per second through POST /v1/agents/{id}/logs (the harness's service token)
  *     against raw SQL inserts of the same rows (goal >= 0.5; bench/logs.ts).
@@ -12,6 +13,8 @@ import { logsBench } from './logs.ts';
  *     (goal >= 0.5; bench/drain.ts).
  * (c) GET /v1/agents?q= for a person with 50 agents on a database of BENCH_LIST_LARGE (100,000)
  *     agents against BENCH_LIST_SMALL (10,000) (goal: p50 ratio <= 1.5; bench/list.ts).
+ * (d) The daily-briefs job for BENCH_BRIEFS_RECIPIENTS (200) people with BENCH_BRIEFS_PROVIDER_MS
+ *     (20 ms) provider replies against 200 x 20 ms / the job's concurrency (goal <= 1.5; bench/briefs.ts).
  *
  * Always on in-memory PGlite; also on PostgreSQL when DATABASE_URL is set. Writes
  * bench/results/agents.json. Knobs: BENCH_LIST_SMALL, BENCH_LIST_LARGE, BENCH_CLIENTS (8),
@@ -35,6 +38,7 @@ async function runKind(kind: BenchKind) {
   const out: Record<string, unknown> = {};
   out.logs = await logsBench({ kind, run });
   out.drain = await drainBench({ kind, run });
+  out.briefs = await briefsBench({ kind, run });
   const worker = new GetLoadWorker();
   try {
     out.list = await measureListGrowth(run, worker, kind, SIZES, knobs);
@@ -50,7 +54,12 @@ run.finish(
   new URL('./results/', import.meta.url),
   {
     knobs: { list_sizes: SIZES, ...knobs },
-    goals: { logs_ratio_min: 0.5, drain_ratio_min: 0.5, list_p50_ratio_max: 1.5 },
+    goals: {
+      logs_ratio_min: 0.5,
+      drain_ratio_min: 0.5,
+      list_p50_ratio_max: 1.5,
+      briefs_ratio_max: GOAL_BRIEFS_RATIO_MAX,
+    },
     ...results,
   },
   `${SIZES.large} agents`,

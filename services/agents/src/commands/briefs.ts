@@ -87,62 +87,80 @@ export function briefDate(now: Date, date: string | undefined): string {
 const reasonOf = (e: unknown, fallback: string) => (e instanceof AppError ? e.code : fallback);
 
 type One = { outcome: 'written' | 'kept' } | { outcome: 'failed'; reason: string };
+type Lines = ReturnType<typeof sourceLines>;
 
-async function briefOne(deps: BriefJobDeps, email: string, date: string, regenerate: boolean): Promise<One> {
-  const db = deps.database.db;
-  // A published brief, written or pasted, is kept without reading anything (the write checks again).
-  if (!regenerate && (await publishedBrief(db, email, date))) return { outcome: 'kept' };
-  const draft = async (reason: string, lines: ReturnType<typeof sourceLines> | null, model: string | null) => {
-    await writeRevisionAlone(db, {
-      recipient: email,
-      date,
-      text: renderDraft(reason, lines),
-      status: 'draft',
-      origin: 'job',
-      writtenBy: deps.writtenBy,
-      model,
-      failure: reason,
-      now: deps.clock(),
-    });
-    return { outcome: 'failed' as const, reason };
-  };
+/** A recipient after the reads: decided already (kept, or a draft to write), or ready for the model call. */
+type Prepared =
+  | { email: string; done: One }
+  | { email: string; draft: { reason: string; lines: Lines | null; model: string | null } }
+  | { email: string; lines: Lines };
 
-  if (!deps.workspace) return draft('workspace_not_configured', null, null);
-  let lines: ReturnType<typeof sourceLines>;
+/** The reads of one recipient (never rejects: a failure is a draft to write). */
+async function prepare(deps: BriefJobDeps, email: string, date: string, regenerate: boolean): Promise<Prepared> {
   try {
+    // A published brief, written or pasted, is kept without reading anything (the write checks again).
+    if (!regenerate && (await publishedBrief(deps.database.db, email, date)))
+      return { email, done: { outcome: 'kept' } };
+    if (!deps.workspace) return { email, draft: { reason: 'workspace_not_configured', lines: null, model: null } };
     const id = deps.settings.personId ? await deps.settings.personId(email) : devFid(email);
-    lines = sourceLines(await deps.workspace.briefSources({ email, id }, date));
+    const lines = sourceLines(await deps.workspace.briefSources({ email, id }, date));
+    if (!deps.broker) return { email, draft: { reason: 'broker_not_configured', lines, model: null } };
+    return { email, lines };
   } catch (e) {
-    return draft(reasonOf(e, 'workspace_unavailable'), null, null);
+    return { email, draft: { reason: reasonOf(e, 'workspace_unavailable'), lines: null, model: null } };
   }
+}
 
-  if (!deps.broker) return draft('broker_not_configured', lines, null);
-  let content: string;
+/** The one model call of a recipient ready for it; its reply checked in code. */
+async function call(
+  deps: BriefJobDeps,
+  p: { email: string; lines: Lines },
+  date: string,
+): Promise<Prepared | BriefReady> {
   let model = deps.settings.model;
   try {
-    const answer = await deps.broker.chat({
-      onBehalfOf: email,
-      model: deps.settings.model,
-      messages: briefPrompt(email, date, lines),
+    const answer = await (deps.broker as BrokerClient).chat({
+      onBehalfOf: p.email,
+      model,
+      messages: briefPrompt(p.email, date, p.lines),
     });
-    content = answer.content;
     model = answer.model;
+    const reply = parseBriefReply(answer.content, new Set(p.lines.map((l) => l.id)));
+    if (!reply) return { email: p.email, draft: { reason: 'model_reply_invalid', lines: p.lines, model } };
+    return { email: p.email, text: renderBrief(reply), model };
   } catch (e) {
-    return draft(reasonOf(e, 'broker_unavailable'), lines, model);
+    return { email: p.email, draft: { reason: reasonOf(e, 'broker_unavailable'), lines: p.lines, model } };
   }
-  const reply = parseBriefReply(content, new Set(lines.map((l) => l.id)));
-  if (!reply) return draft('model_reply_invalid', lines, model);
+}
 
-  const stored = await writeRevisionAlone(db, {
-    recipient: email,
-    date,
-    text: renderBrief(reply),
+interface BriefReady {
+  email: string;
+  text: string;
+  model: string;
+}
+
+/** Stores what became of a recipient: the brief, or a draft naming the reason. */
+async function store(deps: BriefJobDeps, r: Prepared | BriefReady, date: string, regenerate: boolean): Promise<One> {
+  if ('done' in r) return r.done;
+  const common = { recipient: r.email, date, origin: 'job' as const, writtenBy: deps.writtenBy, now: deps.clock() };
+  if ('draft' in r) {
+    const { reason, lines, model } = r.draft;
+    await writeRevisionAlone(deps.database.db, {
+      ...common,
+      text: renderDraft(reason, lines),
+      status: 'draft',
+      model,
+      failure: reason,
+    });
+    return { outcome: 'failed', reason };
+  }
+  if ('lines' in r) throw new Error('a recipient was stored before its model call');
+  const stored = await writeRevisionAlone(deps.database.db, {
+    ...common,
+    text: r.text,
     status: 'published',
-    origin: 'job',
-    writtenBy: deps.writtenBy,
-    model,
+    model: r.model,
     failure: null,
-    now: deps.clock(),
     keepPublished: !regenerate,
   });
   return { outcome: stored.outcome };
@@ -153,10 +171,15 @@ async function briefOne(deps: BriefJobDeps, email: string, date: string, regener
  * BRIEF_RECIPIENTS (`email`: only that one), from the person's own workspace data read on their
  * behalf and one model call through the broker; stored, never emailed (AGT-261..AGT-266). A
  * published brief already there, written or pasted, is kept unless regenerate (AGT-278, AGT-279).
- * At most `concurrency` recipients at once. Anyone not written gets a draft and makes the job 503.
+ * Anyone not written gets a draft and makes the job 503.
+ *
+ * At most `concurrency` model calls are in flight. Each of the `concurrency` workers reads its next
+ * recipient while its current one waits on the model, and stores a reply without holding up its
+ * next call, so the provider's time is what the job takes (the bench's goal).
  */
 export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): Promise<BriefJobResult> {
   const date = briefDate(deps.clock(), params.date);
+  const regenerate = params.regenerate === true;
   let people = [...new Set(deps.settings.recipients)];
   if (params.email !== undefined) {
     const email = params.email.trim().toLowerCase();
@@ -167,21 +190,34 @@ export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): P
   }
   const result: BriefJobResult = { date, written: [], kept: [], failed: [] };
   const queue = [...people];
-  const worker = async () => {
-    for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
-      let one: One;
-      try {
-        one = await briefOne(deps, email, date, params.regenerate === true);
-      } catch (e) {
+  const stores: Promise<void>[] = [];
+  const finish = (r: Prepared | BriefReady) =>
+    stores.push(
+      store(deps, r, date, regenerate).then(
+        (one) => {
+          if (one.outcome === 'failed') result.failed.push({ email: r.email, reason: one.reason });
+          else if (one.outcome === 'written') result.written.push(r.email);
+          else result.kept.push(r.email);
+        },
         // Even the draft could not be stored (the database refused): still named in the 503.
-        one = { outcome: 'failed', reason: reasonOf(e, 'not_stored') };
-      }
-      if (one.outcome === 'failed') result.failed.push({ email, reason: one.reason });
-      else if (one.outcome === 'written') result.written.push(email);
-      else result.kept.push(email);
+        (e) => {
+          result.failed.push({ email: r.email, reason: reasonOf(e, 'not_stored') });
+        },
+      ),
+    );
+  const next = () => {
+    const email = queue.shift();
+    return email === undefined ? undefined : prepare(deps, email, date, regenerate);
+  };
+  const worker = async () => {
+    for (let reading = next(); reading !== undefined; ) {
+      const current = await reading;
+      reading = next();
+      finish('lines' in current ? await call(deps, current, date) : current);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.settings.concurrency, people.length)) }, worker));
+  await Promise.all(stores);
   result.written.sort();
   result.kept.sort();
   result.failed.sort((a, b) => a.email.localeCompare(b.email));
