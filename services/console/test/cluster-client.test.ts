@@ -4,34 +4,12 @@ import { type FakeKubernetes, startFakeKubernetes } from '@platform/kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterError, cpuMillicores, memoryBytes, type PodChange, type PodState } from '../src/cluster/client.ts';
 import { kubernetesClientFrom } from '../src/cluster/kubernetes.ts';
+import { pod, running } from './fakes/cluster.ts';
 
 /**
  * The cluster client (@kubernetes/client-node 1.4) against the kit's fake API server: the real
  * paths, the metrics API, log follow, watches and exec on v4.channel.k8s.io.
  */
-
-export function pod(namespace: string, name: string, labels: Record<string, string> = {}, containers = ['app']) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace, labels },
-    spec: { containers: containers.map((c) => ({ name: c, image: 'example/app:1' })), nodeName: 'node-1' },
-  };
-}
-
-export function running(fake: FakeKubernetes, namespace: string, name: string, containers = ['app']) {
-  fake.setStatus('Pod', namespace, name, {
-    phase: 'Running',
-    containerStatuses: containers.map((c) => ({
-      name: c,
-      ready: true,
-      restartCount: 1,
-      image: 'example/app:1',
-      imageID: '',
-      state: { running: { startedAt: '2026-11-26T09:00:00Z' } },
-    })),
-  });
-}
 
 /** Collects what arrives and resolves waits once a predicate holds (no sleeping). */
 function collector<T>() {

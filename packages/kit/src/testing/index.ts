@@ -9,3 +9,4 @@ export * from './inject.ts';
 export * from './measure.ts';
 export * from './openapi.ts';
 export * from './route-checks.ts';
+export * from './websocket.ts';

@@ -74,6 +74,8 @@ export interface ExecResult {
 export interface ClusterClient {
   listPods(): Promise<PodRow[]>;
   listEvents(): Promise<EventRow[]>;
+  /** A namespace's pods matching a label selector (the API server's 400 for a bad selector). */
+  listPodsIn(namespace: string, selector: string): Promise<PodState[]>;
   /** The pod as the console needs it (containers to default to); throws ClusterError 404 when absent. */
   readPod(namespace: string, name: string): Promise<PodState>;
   readLog(namespace: string, pod: string, options: LogOptions): Promise<string>;

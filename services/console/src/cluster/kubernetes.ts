@@ -169,6 +169,15 @@ export function kubernetesClientFrom(config: KubeConfig): ClusterClient {
       }
     },
 
+    async listPodsIn(namespace, selector) {
+      try {
+        const list = await core.listNamespacedPod({ namespace, labelSelector: selector || undefined });
+        return list.items.map(podState);
+      } catch (error) {
+        throw clusterError(error);
+      }
+    },
+
     async readPod(namespace, name) {
       try {
         return podState(await core.readNamespacedPod({ namespace, name }));
