@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_TOKEN as BROKER_SERVICE_TOKEN } from '../../broker/test/harness.ts';
-import { relayHarness } from '../../broker/test/relay-setup.ts';
+import { relayHarness, TestBudgets } from '../../broker/test/relay-setup.ts';
 import { httpBroker } from '../src/clients/broker.ts';
 import { httpWorkspace } from '../src/clients/workspace.ts';
 import { FakeCoachingWorkspace } from './fakes/coaching-workspace.ts';
@@ -22,6 +22,8 @@ const NOW = '2026-03-11T15:00:00Z'; // a Wednesday: last week is 2026-03-02 .. 2
 let h: Harness;
 let relay: Awaited<ReturnType<typeof relayHarness>>;
 let ws: FakeCoachingWorkspace;
+/** The broker's budget gate: it notes every actor a relayed call was checked for. */
+const budgets = new TestBudgets();
 const scheduler: As = { headers: { 'x-platform-scheduler-token': SCHEDULER } };
 
 const ALICE_LINES = [
@@ -102,7 +104,7 @@ const coaching = async (as: As): Promise<any> => {
 const reportRows = () => h.db.selectFrom('coaching_reports').selectAll().orderBy('person_email').execute();
 
 beforeAll(async () => {
-  relay = await relayHarness();
+  relay = await relayHarness({ budgets });
   ws = await new FakeCoachingWorkspace(SERVICE_TOKEN).start();
   seed();
   h = await harness({
@@ -130,7 +132,7 @@ beforeEach(async () => {
   ws.failing.clear();
   ws.requests.length = 0;
   relay.fake.requests.length = 0;
-  relay.budgets.checks.length = 0;
+  budgets.checks.length = 0;
 });
 
 describe('the weekly coaching job', () => {
@@ -189,7 +191,7 @@ describe('the weekly coaching job', () => {
     const calls = chatCalls();
     expect(calls).toHaveLength(2);
     // Each call went through the broker on behalf of the person served (billed to them).
-    expect(relay.budgets.checks.map((a) => a.email).sort()).toEqual([ALICE, CARA]);
+    expect(budgets.checks.map((a) => a.email).sort()).toEqual([ALICE, CARA]);
     const inputs = calls.map((c) => userText(c)).sort();
     expect(inputs).toEqual([
       ALICE_LINES.map((l, i) => `[L${i + 1}] ${l}`).join('\n'),
