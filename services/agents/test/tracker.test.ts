@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_KINDS } from '../src/clients/checks.ts';
 import { httpGitHost } from '../src/clients/git-host.ts';
-import { httpTracker } from '../src/clients/tracker.ts';
+import { type AdfNode, adfToText, httpTracker } from '../src/clients/tracker.ts';
+import { trackerClientsFromConfig } from '../src/clients/tracker-config.ts';
+import { agentsConfig } from '../src/config.ts';
 import { checkClients, type FakeChecks, startFakeChecks } from './fakes/checks.ts';
 import { type FakeGitHost, startFakeGitHost } from './fakes/git-host.ts';
 import { adf, type FakeJira, startFakeJira } from './fakes/jira.ts';
-import { type As, fid, type Harness, harness, OWNER, tag, VIEWER } from './harness.ts';
+import { type As, fid, type Harness, harness, OWNER, tag, testEnv, VIEWER } from './harness.ts';
 
 const ORG = 'company';
 let jira: FakeJira;
@@ -451,5 +453,86 @@ describe('tracker/claims and reports', () => {
       await closeExtra(noGit);
     }
     expect(jira.comments.filter((c) => c.issue === t.key)).toHaveLength(0);
+  });
+});
+
+describe('tracker clients', () => {
+  it('20 AGT-139 Jira’s description in ADF reads as text: blocks on their lines, lists, mentions and links kept', () => {
+    const doc: AdfNode = {
+      type: 'doc',
+      content: [
+        { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Steps' }] },
+        {
+          type: 'bulletList',
+          content: [
+            { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Tap the fob' }] }] },
+            {
+              type: 'listItem',
+              content: [
+                {
+                  type: 'paragraph',
+                  content: [
+                    { type: 'text', text: 'Ask ' },
+                    { type: 'mention', attrs: { id: 'x', text: '@Dana' } },
+                    { type: 'hardBreak' },
+                    { type: 'inlineCard', attrs: { url: 'https://status.example/door' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(adfToText(doc)).toBe('Steps\nTap the fob\nAsk @Dana\nhttps://status.example/door');
+    expect(adfToText(null)).toBe('');
+  });
+
+  it('20 AGT-144 each system is built only with its address and its credential; a rejected credential is 502', async () => {
+    const env = {
+      TRACKER_URL: jira.url,
+      TRACKER_EMAIL: jira.email,
+      TRACKER_API_TOKEN: jira.apiToken,
+      GITHUB_API_URL: github.url,
+      GITHUB_TOKEN: github.token,
+      TRACKER_GITHUB_ORG: ORG,
+      ...Object.fromEntries(
+        CHECK_KINDS.flatMap((k) => [
+          [`CHECK_${k.toUpperCase()}_URL`, checks[k].url],
+          [`CHECK_${k.toUpperCase()}_TOKEN`, checks[k].token],
+        ]),
+      ),
+    };
+    const full = trackerClientsFromConfig(agentsConfig(testEnv(env)));
+    expect([Boolean(full.tracker), Boolean(full.gitHost), Object.keys(full.checks)]).toEqual([
+      true,
+      true,
+      [...CHECK_KINDS],
+    ]);
+    const partial = trackerClientsFromConfig(
+      agentsConfig(
+        testEnv({ ...env, TRACKER_API_TOKEN: undefined, TRACKER_GITHUB_ORG: undefined, CHECK_LEASE_TOKEN: undefined }),
+      ),
+    );
+    expect([partial.tracker, partial.gitHost, Object.keys(partial.checks)]).toEqual([
+      undefined,
+      undefined,
+      CHECK_KINDS.filter((k) => k !== 'lease'),
+    ]);
+    // The clients built from configuration speak to the fakes.
+    jira.issues.set('OPS-9001', { summary: 'Configured', status: 'Done', description: null });
+    expect(await full.tracker?.getIssue('OPS-9001')).toEqual({
+      key: 'OPS-9001',
+      summary: 'Configured',
+      status: 'Done',
+      description: '',
+    });
+    const wrong = httpTracker({ baseUrl: jira.url, email: jira.email, apiToken: 'not-the-token', timeoutMs: 5_000 });
+    await expect(wrong.getIssue('OPS-9001')).rejects.toMatchObject({ status: 502, code: 'tracker_unavailable' });
+    const wrongGit = httpGitHost({ baseUrl: github.url, token: 'nope', owner: ORG, timeoutMs: 5_000 });
+    await expect(wrongGit.pullRequest('deepsky', 1)).rejects.toMatchObject({
+      status: 502,
+      code: 'git_host_unavailable',
+    });
   });
 });

@@ -77,11 +77,17 @@ export function adfToText(node: AdfNode | null | undefined): string {
       case 'blockCard':
         return String(n.attrs?.url ?? '');
       default: {
-        const inner = (n.content ?? []).map(walk);
-        if (n.type === 'tableCell' || n.type === 'tableHeader') return `${inner.join(' ').trim()} `;
-        return BLOCKS.has(n.type) || n.type === 'doc'
-          ? inner.map((s) => s.replace(/\n+$/, '')).join('\n')
-          : inner.join('');
+        if (n.type === 'tableCell' || n.type === 'tableHeader') {
+          return `${(n.content ?? []).map(walk).join(' ').trim()} `;
+        }
+        // Inline children run together; a block child starts on its own line.
+        let out = '';
+        for (const c of n.content ?? []) {
+          const text = walk(c);
+          if (BLOCKS.has(c.type) && out !== '' && !out.endsWith('\n')) out += '\n';
+          out += BLOCKS.has(c.type) ? `${text.replace(/\n+$/, '')}\n` : text;
+        }
+        return out;
       }
     }
   };
