@@ -40,7 +40,7 @@ export function LogSearchPage() {
           size={50}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          placeholder="service:console status:error"
+          title="Datadog search syntax, e.g. service:console status:error"
         />
         <span className="muted">)</span>
         <button type="submit">Search</button>

@@ -130,7 +130,7 @@ function NamespaceTail({ scope }: { scope: Scope }) {
           <input
             aria-label="Selector"
             value={selector}
-            placeholder="app=web"
+            title="A label selector, e.g. app=web"
             onChange={(e) => setSelector(e.target.value)}
           />
         </label>
