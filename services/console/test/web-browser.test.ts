@@ -223,19 +223,25 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     }
   }, 60_000);
 
-  it('21 OPS-057 OPS-044 controls above the caller role are hidden: a viewer sees history but no rollback', async () => {
-    const { page, context } = await signedIn(VIEWER);
-    try {
-      await page.goto(`${base}/#/us/core/releases`);
-      await page.getByRole('button', { name: 'History' }).click();
-      const history = page.getByRole('table', { name: 'Release history' });
-      await history.waitFor();
-      expect(await history.locator('tbody tr').count()).toBeGreaterThan(1);
-      expect(await page.getByRole('button', { name: /Roll back/ }).count()).toBe(0);
-    } finally {
-      await context.close();
+  it('21 OPS-057 OPS-039 OPS-044 controls above the caller role are hidden: a viewer and an engineer see history but no rollback', async () => {
+    for (const [email, role] of [
+      [VIEWER, 'viewer'],
+      [ENGINEER, 'engineer'],
+    ] as const) {
+      const { page, context } = await signedIn(email);
+      try {
+        await expect.poll(() => page.getByTestId('who').textContent()).toContain(role);
+        await page.goto(`${base}/#/us/core/releases`);
+        await page.getByRole('button', { name: 'History' }).click();
+        const history = page.getByRole('table', { name: 'Release history' });
+        await history.waitFor();
+        expect(await history.locator('tbody tr').count()).toBeGreaterThan(1);
+        expect(await page.getByRole('button', { name: /Roll back/ }).count()).toBe(0);
+      } finally {
+        await context.close();
+      }
     }
-  }, 60_000);
+  }, 90_000);
 
   it('21 OPS-014 OPS-017 OPS-050 pods from the fake cluster, a pod tailed over SSE with the token in its URL, a new line arrives', async () => {
     const { page, context } = await signedIn(VIEWER);
