@@ -3,7 +3,7 @@ import type { Database } from '@platform/kit';
 import { gatewayKeys, listenOnFreePort } from '@platform/kit/testing';
 import { sql } from 'kysely';
 import { Pool } from 'undici';
-import { buildApp } from '../src/app.ts';
+import { type AgentsDeps, buildApp } from '../src/app.ts';
 import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
 import { agentsConfig } from '../src/config.ts';
 import { mailDomainOf } from '../src/start.ts';
@@ -19,9 +19,10 @@ export const BENCH_SERVICE_TOKEN = 'agents-bench-service-token';
 /**
  * The agents service on a free port with the production authenticator: access-gateway tokens
  * verified against a key set the bench holds (the bench's person), and the shared service token
- * the harness uses. No runner: the benchmark measures the service, not workloads.
+ * the harness uses. No runner: the benchmark measures the service, not workloads. `extra` adds
+ * outside systems (a case's fake connector).
  */
-export async function startServer(database: Database<DB>) {
+export async function startServer(database: Database<DB>, extra: Partial<AgentsDeps> = {}) {
   const gateway = await gatewayKeys({ issuer: ISSUER, audience: AUD, ttlSeconds: 7200 });
   const config = agentsConfig({
     AGENTS_ACCESS_AUD: AUD,
@@ -35,6 +36,7 @@ export async function startServer(database: Database<DB>) {
     callers: callerPolicy(config),
     mailDomain: mailDomainOf(config),
     logLevel: 'silent',
+    ...extra,
   });
   const server = await listenOnFreePort(app as never);
   const token = await gateway.token(BENCH_PERSON);

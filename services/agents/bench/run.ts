@@ -3,9 +3,10 @@ import { briefsBench, GOAL_BRIEFS_RATIO_MAX } from './briefs.ts';
 import { drainBench } from './drain.ts';
 import { type LoadKnobs, measureListGrowth } from './list.ts';
 import { logsBench } from './logs.ts';
+import { GOAL_PM_RATIO_MIN, pmBench } from './pm.ts';
 
 /**
- * The agents benchmark: `npm run bench -w services/agents`, one run of four measures.
+ * The agents benchmark: `npm run bench -w services/agents`, one run of five measures.
  *
  * (a) Log lines posted per second through POST /v1/agents/{id}/logs (the harness's service token)
  *     against raw SQL inserts of the same rows (goal >= 0.5; bench/logs.ts).
@@ -15,6 +16,8 @@ import { logsBench } from './logs.ts';
  *     agents against BENCH_LIST_SMALL (10,000) (goal: p50 ratio <= 1.5; bench/list.ts).
  * (d) The daily-briefs job for BENCH_BRIEFS_RECIPIENTS (200) people with BENCH_BRIEFS_PROVIDER_MS
  *     (20 ms) provider replies against 200 x 20 ms / the job's concurrency (goal <= 1.5; bench/briefs.ts).
+ * (e) A cached list_move_ins (POST /v1/agents/{id}/move-ins, the harness's service token) against
+ *     GET /healthz through the same authentication (goal >= 0.5; bench/pm.ts).
  *
  * Always on in-memory PGlite; also on PostgreSQL when DATABASE_URL is set. Writes
  * bench/results/agents.json. Knobs: BENCH_LIST_SMALL, BENCH_LIST_LARGE, BENCH_CLIENTS (8),
@@ -39,6 +42,7 @@ async function runKind(kind: BenchKind) {
   out.logs = await logsBench({ kind, run });
   out.drain = await drainBench({ kind, run });
   out.briefs = await briefsBench({ kind, run });
+  out.pm = await pmBench({ kind, run });
   const worker = new GetLoadWorker();
   try {
     out.list = await measureListGrowth(run, worker, kind, SIZES, knobs);
@@ -59,6 +63,7 @@ run.finish(
       drain_ratio_min: 0.5,
       list_p50_ratio_max: 1.5,
       briefs_ratio_max: GOAL_BRIEFS_RATIO_MAX,
+      pm_cached_move_ins_ratio_min: GOAL_PM_RATIO_MIN,
     },
     ...results,
   },

@@ -56,13 +56,46 @@ const dailyLimit = (tool: WriteTool) =>
     `${tool} did its work ${TOOL_LIMITS[tool]} times today (New York day) for this agent; it takes more tomorrow`,
   );
 
-/** The cached answer when fetched within its window, else `fetch`'s, stored for the next caller. */
+/** A process's copies of cache rows it read or wrote, per database (so per app), at most LOCAL_MAX. */
+const local = new WeakMap<object, Map<string, { value: unknown; fetchedAt: number }>>();
+const LOCAL_MAX = 1_000;
+
+function localOf(deps: RouteDeps) {
+  let m = local.get(deps.database);
+  if (!m) {
+    m = new Map();
+    local.set(deps.database, m);
+  }
+  return m;
+}
+
+function remember(deps: RouteDeps, key: string, value: unknown, fetchedAt: Date) {
+  const m = localOf(deps);
+  m.delete(key);
+  m.set(key, { value, fetchedAt: fetchedAt.getTime() });
+  if (m.size > LOCAL_MAX) m.delete(m.keys().next().value as string);
+}
+
+/**
+ * The cached answer when fetched within its window, else `fetch`'s, stored for the next caller.
+ * pm_cache is the cache every replica shares; this process also keeps a copy of a row it read
+ * or wrote and answers from it until that row's own window ends (never longer), so a hot read
+ * costs no query.
+ */
 async function cachedRead<T>(deps: RouteDeps, kind: CacheKind, key: string, fetch: () => Promise<T>): Promise<T> {
   const now = deps.clock();
-  const hit = await cached<T>(deps.database.db, kind, key, new Date(now.getTime() - CACHE_MS[kind]));
-  if (hit !== undefined) return hit;
+  const since = new Date(now.getTime() - CACHE_MS[kind]);
+  const localKey = `${kind}\u0000${key}`;
+  const copy = localOf(deps).get(localKey);
+  if (copy && copy.fetchedAt > since.getTime() && copy.fetchedAt <= now.getTime()) return copy.value as T;
+  const hit = await cached<T>(deps.database.db, kind, key, since);
+  if (hit !== undefined) {
+    remember(deps, localKey, hit.value, hit.fetchedAt);
+    return hit.value;
+  }
   const value = await fetch();
   await storeCached(deps.database.db, kind, key, value, now);
+  remember(deps, localKey, value, now);
   return value;
 }
 

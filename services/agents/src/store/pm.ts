@@ -7,16 +7,21 @@ import type { Db } from './db.ts';
  * the write tools and their first results (migration 0007).
  */
 
-/** A cached answer fetched after `since`, or undefined. */
-export async function cached<T>(db: Db, kind: CacheKind, key: string, since: Date): Promise<T | undefined> {
+/** A cached answer fetched after `since`, with when it was fetched, or undefined. */
+export async function cached<T>(
+  db: Db,
+  kind: CacheKind,
+  key: string,
+  since: Date,
+): Promise<{ value: T; fetchedAt: Date } | undefined> {
   const row = await db
     .selectFrom('pm_cache')
-    .select('value')
+    .select(['value', 'fetched_at'])
     .where('kind', '=', kind)
     .where('key', '=', key)
     .where('fetched_at', '>', since)
     .executeTakeFirst();
-  return row?.value as T | undefined;
+  return row && { value: row.value as T, fetchedAt: new Date(row.fetched_at) };
 }
 
 export async function storeCached(db: Db, kind: CacheKind, key: string, value: unknown, at: Date) {
