@@ -47,13 +47,8 @@ export const isConnectionError = (e: unknown): boolean => {
 };
 
 function postgresDatabase(url: string): ScopeDatabase {
-  // int8 and numeric stay strings (exact); dates and timestamps as PostgreSQL writes them.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 4,
-    connectionTimeoutMillis: 5_000,
-    types: { getTypeParser: () => (v: string) => v } as never,
-  });
+  // pg's own parsers: int8 and numeric stay exact strings, json is parsed, times are Dates.
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => {});
   return {
     kind: 'postgres',
