@@ -85,6 +85,9 @@ describe('tracker/read', () => {
     const sent = jira.requests.slice(before);
     expect(sent.map((q) => [q.method, q.path])).toEqual([['GET', `/rest/api/3/issue/${t.key}`]]);
     expect(sent[0]?.query.get('fields')).toBe('summary,status,description');
+    // The read_tracker_issue tool may leave the key out: the named issue is read.
+    const implied = await h.call('POST', tool(t.agent.id, 'read'), t.as, { data: {} }, null);
+    expect([implied.status, implied.data]).toEqual([200, r.data]);
   });
 
   it('20 AGT-140 another issue key (even one the instructions mention later) is refused before any tracker call', async () => {

@@ -60,17 +60,17 @@ async function toolAgent(
   db: Db,
   caller: Caller,
   agentId: string,
-  issueKey: string,
+  issueKey: string | undefined,
   needed: AgentRole,
   lock = false,
-): Promise<AgentRow> {
+): Promise<{ agent: AgentRow; issueKey: string }> {
   if (caller.agentId !== null && caller.agentId !== agentId) {
     throw forbidden('X-Platform-Agent-Id must name the agent of the tool call', 'agent_header_mismatch');
   }
   const { agent } = await agentFor(db, caller, agentId, needed, { lock });
   const top = agent.top_id === agent.id ? agent : await findAgent(db, agent.top_id);
   const named = namedIssueKey(top?.instructions ?? null);
-  if (named !== issueKey) {
+  if (named === null || (issueKey !== undefined && named !== issueKey)) {
     throw forbidden(
       named === null
         ? 'The agent’s instructions name no tracker issue: it reads none'
@@ -78,7 +78,7 @@ async function toolAgent(
       'issue_not_named',
     );
   }
-  return agent;
+  return { agent, issueKey: named };
 }
 
 const requireTracker = (deps: TrackerDeps): TrackerClient => {
@@ -91,10 +91,10 @@ export async function readTrackerIssue(
   db: Db,
   caller: Caller,
   agentId: string,
-  issueKey: string,
+  requested: string | undefined,
   deps: TrackerDeps,
 ): Promise<TrackerIssueView> {
-  await toolAgent(db, caller, agentId, issueKey, 'viewer');
+  const { issueKey } = await toolAgent(db, caller, agentId, requested, 'viewer');
   const issue = await requireTracker(deps).getIssue(issueKey);
   return { issue_key: issue.key, summary: issue.summary, status: issue.status, description: issue.description };
 }
@@ -109,10 +109,10 @@ export async function investigateTrackerIssue(
   db: Db,
   caller: Caller,
   agentId: string,
-  issueKey: string,
+  requested: string | undefined,
   deps: TrackerDeps,
 ): Promise<Investigation> {
-  await toolAgent(db, caller, agentId, issueKey, 'viewer');
+  const { issueKey } = await toolAgent(db, caller, agentId, requested, 'viewer');
   const tracker = requireTracker(deps);
   const systems = CHECK_KINDS.map((k) => deps.checks?.[k]);
   const missing = CHECK_KINDS.filter((_, i) => !systems[i]);
@@ -146,7 +146,7 @@ export async function recommend(
   deps: TrackerDeps,
 ): Promise<Recommendation> {
   const caller = await resolveCaller(ctx.trx, ctx.principal, ctx.hint);
-  const agent = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
+  const { agent } = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
   const tracker = requireTracker(deps);
   const stored = await findRecommendation(ctx.trx, agent.id, input.issue_key);
   if (stored) return recommendationView(stored);
@@ -189,7 +189,7 @@ export async function claimIssue(
   deps: TrackerDeps,
 ): Promise<Claim> {
   const caller = await resolveCaller(ctx.trx, ctx.principal, ctx.hint);
-  const agent = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
+  const { agent } = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
   const open = await openCodingRun(ctx.trx, agent.id);
   if (open) throw conflict('coding_run_open', `The coding agent ${open.id} is still running: one coding run at a time`);
   const target = CLAIM_TARGETS[input.repository];
@@ -227,7 +227,7 @@ export async function reportAttempt(
   deps: TrackerDeps,
 ): Promise<Claim> {
   const caller = await resolveCaller(ctx.trx, ctx.principal, ctx.hint);
-  const agent = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
+  const { agent } = await toolAgent(ctx.trx, caller, agentId, input.issue_key, 'editor', true);
   const tracker = requireTracker(deps);
   if (!deps.gitHost) throw gitHostNotConfigured();
   const claim = await latestClaim(ctx.trx, agent.id, input.issue_key);

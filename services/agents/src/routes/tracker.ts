@@ -22,7 +22,7 @@ import { type Routes, readCaller, route } from './deps.ts';
 const tags = ['tracker'];
 
 const ISSUE_RULE =
-  'The body names the issue ({data: {issue_key, …}}): only the first issue key in the instructions of the top of ' +
+  'The body names the issue ({data: {issue_key, …}}; read and investigate may omit it): only the first issue key in the instructions of the top of ' +
   'the agent’s chain; another is 403 issue_not_named before any outside call. The harness calls with the service ' +
   'token and X-Platform-Agent-Id naming {id} (another agent: 403 agent_header_mismatch).';
 

@@ -11,7 +11,15 @@ const IssueKey = Type.String({
   description: 'A tracker issue key (PLAT-123): the one named in the instructions of the top of the agent’s chain',
 });
 
-export const IssueInput = Type.Object({ issue_key: IssueKey }, { additionalProperties: false });
+export const IssueInput = Type.Object(
+  {
+    issue_key: Type.Optional({
+      ...IssueKey,
+      description: `${IssueKey.description}; omitted: that issue`,
+    }),
+  },
+  { additionalProperties: false },
+);
 export type IssueInput = Static<typeof IssueInput>;
 /** tracker/read and tracker/investigate: reads, not commands (no Idempotency-Key). */
 export const IssueBody = Type.Object({ data: IssueInput }, { additionalProperties: false });
