@@ -1,8 +1,14 @@
+import type { App } from '@platform/kit';
+import { injectJson } from '@platform/kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
 import { httpResidentDirectory } from '../src/clients/directory.ts';
 import { httpPropertyConnector } from '../src/clients/property-management.ts';
+import { agentsConfig } from '../src/config.ts';
+import { mailDomainOf } from '../src/start.ts';
 import { FakeConnector, FakeDirectory, type FakeProperty } from './fakes/pm-connector.ts';
-import { fid, type Harness, harness, STRANGER, tag, VIEWER } from './harness.ts';
+import { fid, type Harness, harness, SERVICE_TOKEN, STRANGER, tag, testEnv, VIEWER } from './harness.ts';
 
 /**
  * The property-management tools (spec 3, AGT-152..AGT-183) against a fake connector and a fake
@@ -95,6 +101,39 @@ describe('list_move_ins', () => {
     const text = JSON.stringify(r.body);
     for (const leak of ['Ada', 'Byron', 'Cleo', 'Dunn', '@', '555', 'not a phone']) expect(text).not.toContain(leak);
     expect(connector.seen(`GET /v1/properties/${code}/move-ins`)[0]?.authorization).toBe(`Bearer ${PM_TOKEN}`);
+    // What the database keeps is the answer, not the connector's contact data.
+    const stored = await h.db.selectFrom('pm_cache').select('value').where('key', '=', code).execute();
+    expect(stored).toHaveLength(1);
+    for (const leak of ['Ada', 'Byron', '@', '555']) expect(JSON.stringify(stored)).not.toContain(leak);
+  });
+
+  it('20 AGT-155 the cache is the database’s: another replica on it answers within the window without a connector read', async () => {
+    const [code, p] = property();
+    p.moveIns = [mi('R1', 'Ada', 'Byron', 'a@example.com', null)];
+    const { id, call } = await agentOn();
+    expect((await call('move-ins', { property_code: code })).status).toBe(200);
+    const config = agentsConfig(testEnv());
+    // Another replica: its own app and process copy (another handle object), the same database.
+    const replica = await buildApp({
+      database: { ...h.database },
+      authenticator: agentsAuthenticator(config),
+      callers: callerPolicy(config),
+      mailDomain: mailDomainOf(config),
+      clock: () => new Date(at(NOON_NY, 20)),
+      logLevel: 'silent',
+      propertyConnector: httpPropertyConnector({ baseUrl: connector.url, token: PM_TOKEN, timeoutMs: 5_000 }),
+    });
+    try {
+      const r = await injectJson(replica as App, 'POST', `/v1/agents/${id}/move-ins`, {
+        headers: { 'x-platform-service-token': SERVICE_TOKEN, 'x-platform-agent-id': id },
+        body: { data: { property_code: code } },
+      });
+      expect(r.status).toBe(200);
+      expect(r.data).toHaveLength(1);
+      expect(count(`GET /v1/properties/${code}/move-ins`)).toBe(1);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('20 AGT-155 a read within 30 minutes makes no connector request, one after it (clock injected)', async () => {
