@@ -380,6 +380,16 @@ describe('tracker/claims and reports', () => {
     });
     expect([r.status, codeOf(r)]).toEqual([409, 'coding_run_open']);
     expect(await h.state()).toEqual(before);
+    // Two claims at once: the agent's row lock orders them, the second finds the first's run open.
+    const t3 = await trackerAgent();
+    const both = await Promise.all(
+      ['deepsky', 'platform'].map((repository) =>
+        h.call('POST', tool(t3.agent.id, 'claims'), t3.as, { data: { issue_key: t3.key, repository } }),
+      ),
+    );
+    expect(both.map((x) => x.status).sort()).toEqual([201, 409]);
+    const coding = await h.db.selectFrom('agents').select('id').where('parent_id', '=', t3.agent.id).execute();
+    expect(coding).toHaveLength(1);
     // A coding agent started through the core's route counts as an open run too.
     const t2 = await trackerAgent();
     await h.ok('POST', `/v1/agents/${t2.agent.id}/coding-agents`, { repository: 'platform' }, 201, OWNER);
