@@ -197,6 +197,30 @@ describe('list_move_ins', () => {
   });
 });
 
+describe('every property-management tool', () => {
+  it('20 AGT-152 AGT-166 AGT-177 without identity 401, nothing read or written', async () => {
+    const [code] = property();
+    const a = await h.agent();
+    const before = await h.state();
+    const data = { property_code: code, resident_code: 'R1', unit_code: 'U1', tenant_code: 'T1' };
+    const bodies: Record<string, string[]> = {
+      'move-ins': ['property_code'],
+      'resident-access': ['property_code', 'resident_code'],
+      'unit-mapping-gaps': ['property_code'],
+      'unit-mapping': ['property_code', 'unit_code'],
+      'missing-pms-emails': ['property_code'],
+      'pms-emails-from-directory': ['property_code', 'tenant_code'],
+    };
+    for (const [tool, fields] of Object.entries(bodies)) {
+      const body = { data: Object.fromEntries(fields.map((f) => [f, data[f as keyof typeof data]])) };
+      const r = await h.call('POST', `/v1/agents/${a.id}/${tool}`, null, body, null);
+      expect([tool, r.status]).toEqual([tool, 401]);
+    }
+    expect(count(`GET /v1/properties/${code}`)).toBe(0);
+    expect(await h.state()).toEqual(before);
+  });
+});
+
 describe('check_resident_access', () => {
   it('20 AGT-158 AGT-159 answers one resident’s facts by codes, cached an hour per person', async () => {
     const [code, p] = property();
