@@ -12,7 +12,7 @@ export * from './blob/azurite.ts';
 export * from './blob/catalog.ts';
 export * from './blob/storage.ts';
 export * from './bus/bus.ts';
-export { MemoryBus } from './bus/memory.ts';
+export { MEMORY_STREAM, MemoryBus } from './bus/memory.ts';
 export { NatsBus } from './bus/nats.ts';
 export * from './client.ts';
 export * from './clients/documents.ts';

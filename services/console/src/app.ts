@@ -4,6 +4,7 @@ import { type RoleLists, roleOfPrincipal } from './domain/roles.ts';
 import type { Registry } from './registry/registry.ts';
 import { type RouteDeps, register } from './routes/deps.ts';
 import { RAW_ROUTES, ROUTES } from './routes/index.ts';
+import { ScopeBuses } from './scope/buses.ts';
 import { ScopeDatabases } from './scope/databases.ts';
 import { registerWeb, webOptions } from './web/serve.ts';
 import { WriteKeys } from './writes.ts';
@@ -24,7 +25,8 @@ export interface ConsoleDeps {
  */
 export async function buildApp(deps: ConsoleDeps) {
   const databases = new ScopeDatabases();
-  const closers: (() => Promise<void>)[] = [() => databases.close()];
+  const buses = new ScopeBuses();
+  const closers: (() => Promise<void>)[] = [() => databases.close(), () => buses.close()];
   const roles: RoleLists = {
     admins: deps.config.DEVOPS_ADMIN_EMAILS,
     engineers: deps.config.DEVOPS_ENGINEER_EMAILS,
@@ -52,6 +54,7 @@ export async function buildApp(deps: ConsoleDeps) {
         registry: deps.registry,
         roles,
         databases,
+        buses,
         writeKeys: new WriteKeys(),
         onClose: (close) => {
           closers.push(close);

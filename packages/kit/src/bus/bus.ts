@@ -31,6 +31,8 @@ export interface Bus {
   declare?(topology: BusTopology): Promise<void>;
   /** The consumers the bus holds for declared topologies, as the broker reports them. */
   describe?(): Promise<ConsumerInfo[]>;
+  /** What an operator reads of the bus without consuming anything (the operations console). */
+  inspector?(): BusInspector;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,53 @@ export interface ConsumerInfo {
   name: string;
   filter: string;
   ackWaitMs: number;
+}
+
+/**
+ * An operator's view of a bus (the operations console): counts and single messages, read without
+ * a consumer, so a look never takes a message from anyone (a peek never receives).
+ */
+export interface BusInspector {
+  /** JetStream's streams; the in-process bus's one log. */
+  streams(): Promise<StreamStats[]>;
+  /** Durable consumers and what they still have to take. */
+  consumers(): Promise<ConsumerStats[]>;
+  /** One stored message by stream and sequence (a direct get), or undefined. */
+  message(stream: string, seq: number): Promise<PeekedMessage | undefined>;
+}
+
+export interface StreamStats {
+  name: string;
+  subjects: string[];
+  messages: number;
+  bytes: number;
+  first_seq: number;
+  last_seq: number;
+  consumer_count: number;
+}
+
+export interface ConsumerStats {
+  stream: string;
+  name: string;
+  filter: string;
+  /** Messages not yet delivered to it. */
+  pending: number;
+  /** Delivered and not yet acknowledged. */
+  ack_pending: number;
+  redelivered: number;
+  ack_wait_ms: number;
+  /** Whether a subscriber is taking its messages now. */
+  active: boolean;
+}
+
+export interface PeekedMessage {
+  stream: string;
+  seq: number;
+  subject: string;
+  /** The message id the bus deduplicates by (the event id). */
+  id: string | null;
+  time: string | null;
+  data: unknown;
 }
 
 /** A topic of a topology: its stream name and subjects. */

@@ -1,6 +1,7 @@
 import { ok, type Result } from '../errors.ts';
 import {
   type Bus,
+  type BusInspector,
   type BusMessage,
   type BusTopology,
   type ConsumerInfo,
@@ -39,6 +40,39 @@ export class MemoryBus implements Bus {
 
   async describe(): Promise<ConsumerInfo[]> {
     return [...this.consumers.values()];
+  }
+
+  /** The in-process bus as one stream (its log, in publish order) and its subscriptions as consumers. */
+  inspector(): BusInspector {
+    const stream = MEMORY_STREAM;
+    return {
+      streams: async () => [
+        {
+          name: stream,
+          subjects: ['>'],
+          messages: this.log.length,
+          bytes: this.log.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m.data ?? null)), 0),
+          first_seq: this.log.length ? 1 : 0,
+          last_seq: this.log.length,
+          consumer_count: this.subs.size,
+        },
+      ],
+      consumers: async () =>
+        [...this.subs.entries()].map(([k, sub]) => ({
+          stream,
+          name: k.slice(k.indexOf('|') + 1),
+          filter: sub.pattern,
+          pending: sub.queue.length,
+          ack_pending: 0,
+          redelivered: 0,
+          ack_wait_ms: this.consumers.get(k)?.ackWaitMs ?? 0,
+          active: Boolean(sub.handler),
+        })),
+      message: async (name, seq) => {
+        const m = name === stream && Number.isInteger(seq) && seq >= 1 ? this.log[seq - 1] : undefined;
+        return m && { stream, seq, subject: m.subject, id: m.id, time: null, data: m.data };
+      },
+    };
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void>> {
@@ -112,6 +146,9 @@ export class MemoryBus implements Bus {
     this.subs.clear();
   }
 }
+
+/** The in-process bus's one stream, as its inspector names it. */
+export const MEMORY_STREAM = 'IN_PROCESS';
 
 /** How soon a message whose handler failed comes again. */
 const REDELIVERY_MS = 20;

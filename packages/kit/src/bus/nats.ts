@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { fail, ok, type Result } from '../errors.ts';
 import {
   type Bus,
+  type BusInspector,
   type BusMessage,
   type BusTopology,
   type ConsumerInfo,
@@ -108,6 +109,79 @@ export class NatsBus implements Bus {
       }
     }
     return out;
+  }
+
+  /**
+   * JetStream's stream and consumer info, and one message by sequence read with the stream's
+   * direct get (the message API when the stream does not allow direct): no consumer is created,
+   * so nothing is delivered or acknowledged.
+   */
+  inspector(): BusInspector {
+    const nc = this.nc;
+    return {
+      async streams() {
+        const jsm = await jetstreamManager(nc);
+        const out = [];
+        for await (const si of jsm.streams.list()) {
+          out.push({
+            name: si.config.name,
+            subjects: si.config.subjects ?? [],
+            messages: si.state.messages,
+            bytes: si.state.bytes,
+            first_seq: si.state.first_seq,
+            last_seq: si.state.last_seq,
+            consumer_count: si.state.consumer_count,
+          });
+        }
+        return out.sort((a, b) => a.name.localeCompare(b.name));
+      },
+      async consumers() {
+        const jsm = await jetstreamManager(nc);
+        const out = [];
+        for await (const si of jsm.streams.list()) {
+          for await (const c of jsm.consumers.list(si.config.name)) {
+            out.push({
+              stream: si.config.name,
+              name: c.name,
+              filter: c.config.filter_subject ?? '',
+              pending: c.num_pending,
+              ack_pending: c.num_ack_pending,
+              redelivered: c.num_redelivered,
+              ack_wait_ms: (c.config.ack_wait ?? 0) / NS_PER_MS,
+              active: Boolean(c.push_bound) || (c.num_waiting ?? 0) > 0,
+            });
+          }
+        }
+        return out;
+      },
+      async message(stream, seq) {
+        const jsm = await jetstreamManager(nc);
+        const info = await jsm.streams.info(stream);
+        let m: Awaited<ReturnType<typeof jsm.streams.getMessage>> = null;
+        try {
+          m = info.config.allow_direct
+            ? await jsm.direct.getMessage(stream, { seq })
+            : await jsm.streams.getMessage(stream, { seq });
+        } catch (e) {
+          if (/no message found|not found/i.test((e as Error).message)) return undefined;
+          throw e;
+        }
+        if (!m) return undefined;
+        const text = dec.decode(m.data);
+        let data: unknown = text;
+        try {
+          data = JSON.parse(text);
+        } catch {}
+        return {
+          stream,
+          seq: m.seq,
+          subject: m.subject,
+          id: m.header?.get('Nats-Msg-Id') || null,
+          time: m.time ? m.time.toISOString() : null,
+          data,
+        };
+      },
+    };
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void>> {

@@ -16,6 +16,7 @@ import type { FlagServer, UnleashAdmin } from '../flags/unleash.ts';
 import type { DatadogLogs } from '../logs/datadog.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { ReleaseManager } from '../releases/helm.ts';
+import type { ScopeBuses } from '../scope/buses.ts';
 import type { ScopeDatabases } from '../scope/databases.ts';
 import type { WriteKeys } from '../writes.ts';
 
@@ -28,6 +29,8 @@ export interface RouteDeps {
   roles: RoleLists;
   /** Each subscription's database, opened on first use. */
   databases: ScopeDatabases;
+  /** Each subscription's bus, read through an inspector (never consumed). */
+  buses: ScopeBuses;
   /** Replays of write keys (the console has no database). */
   writeKeys: WriteKeys;
   /** Releases: the release manager (default: Helm at HELM_BIN); tests pass the fake helm's. */

@@ -1,4 +1,5 @@
 import { CLUSTER_ROUTES, TERMINAL_ROUTE } from './cluster.ts';
+import { BUS_ROUTES } from './bus.ts';
 import type { RawRouteModule, Routes } from './deps.ts';
 import { ENVIRONMENT_ROUTES } from './environments.ts';
 import { FLAG_ROUTES } from './flags.ts';
@@ -18,6 +19,7 @@ export const ROUTES: Routes = [
   ...LOG_ROUTES,
   ...OUTBOX_ROUTES,
   ...SQL_ROUTES,
+  ...BUS_ROUTES,
   ...CLUSTER_ROUTES,
 ];
 
