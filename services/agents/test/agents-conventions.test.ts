@@ -11,7 +11,8 @@ import { EDITOR, fid, type Harness, harness, OWNER } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await harness({ app: { swaggerOn: true } });
+  // With the scheduler's token the internal job routes are registered, so the document lists them too.
+  h = await harness({ app: { swaggerOn: true, schedulerToken: 'conventions-scheduler-token' } });
 });
 afterAll(async () => h.close_());
 
@@ -135,7 +136,9 @@ describe('18 agents conventions', () => {
     const doc = await openapi();
     const result = await validateOpenApi(doc);
     expect(result.errors).toBeUndefined();
-    expect(routesMissingSchemas(doc)).toEqual([]);
+    // The scheduler's jobs take their parameters in the query and no body (DECISIONS item 8).
+    const jobBody = (m: string) => m.startsWith('POST /internal/jobs/') && m.endsWith(': request');
+    expect(routesMissingSchemas(doc).filter((m) => !jobBody(m))).toEqual([]);
     const documented = new Set<string>();
     for (const [path, ops] of Object.entries(doc.paths as Record<string, object>)) {
       for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${path}`);

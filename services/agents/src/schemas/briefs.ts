@@ -4,7 +4,11 @@ import { BRIEF_FEEDBACK_KINDS, BRIEF_LIMITS, BRIEF_STATUSES } from '../domain/br
 import { DateOnly, Enum } from './common.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 320, description: 'A person, by email' });
-const Day = Type.String({ description: 'YYYY-MM-DD (a calendar day; else 422 invalid_brief_date)' });
+const Day = Type.String({
+  format: 'date',
+  pattern: '^[1-9]\\d{3}-',
+  description: 'YYYY-MM-DD, a calendar day (else 422)',
+});
 
 export const Brief = Type.Object({
   id: Uuid,
