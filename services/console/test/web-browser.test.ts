@@ -39,6 +39,7 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
   let base: string;
   let cluster: FakeKubernetes;
   let helm: ReturnType<typeof fakeHelm>;
+  let bus: MemoryBus;
 
   beforeAll(async () => {
     await ensureWebBuilt();
@@ -79,7 +80,7 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
 
     // One embedded platform as `npm start` runs it: identity and the console share PGlite and bus.
     pglite = openPglite(join(dir, 'pglite'));
-    const bus = new MemoryBus();
+    bus = new MemoryBus();
     identity = await startIdentity(
       identityConfig({
         PORT_IDENTITY: String(identityPort),
@@ -350,6 +351,27 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
       await refused.waitFor();
       expect(await refused.innerText()).toMatch(/^4\d\d sql_/);
       expect(await count()).toBe(before);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('21 OPS-048 OPS-049 a viewer sees the in-process bus and peeks its last message, which stays there', async () => {
+    const id = '0190f7a2-3c4d-7e8f-9a0b-aaaaaaaaaaaa';
+    await bus.publish([{ id, subject: 'console.web_peeked', data: { n: 7 } }]);
+    const { page, context } = await signedIn(VIEWER);
+    try {
+      await page.goto(`${base}/#/us/core/bus`);
+      await expect.poll(() => page.getByTestId('bus-kind').textContent()).toContain('in-process');
+      const streams = page.getByRole('table', { name: 'Streams' });
+      const before = await streams.locator('tbody tr').first().innerText();
+      await streams.getByRole('button', { name: 'Peek last' }).first().click();
+      await expect.poll(() => page.getByTestId('peeked').innerText()).toContain('console.web_peeked');
+      expect(await page.getByTestId('peeked').innerText()).toContain(id);
+      // A peek is a direct get: the stream's figures are as they were.
+      await page.reload();
+      await page.getByRole('table', { name: 'Streams' }).waitFor();
+      expect(await page.getByRole('table', { name: 'Streams' }).locator('tbody tr').first().innerText()).toBe(before);
     } finally {
       await context.close();
     }

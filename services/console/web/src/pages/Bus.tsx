@@ -8,9 +8,9 @@ export function BusPage({ scope }: { scope: Scope }) {
   const [stream, setStream] = useState('');
   const [seq, setSeq] = useState('1');
   const [peek, setPeek] = useState<{ data?: unknown; error?: unknown } | null>(null);
-  const doPeek = async () => {
+  const doPeek = async (s = stream, n = seq) => {
     try {
-      setPeek({ data: (await get(scoped(scope, `/bus${seg(stream)}/messages${seg(seq)}`))).data });
+      setPeek({ data: (await get(scoped(scope, `/bus${seg(s)}/messages${seg(n)}`))).data });
     } catch (error) {
       setPeek({ error });
     }
@@ -21,18 +21,40 @@ export function BusPage({ scope }: { scope: Scope }) {
       <Show loaded={bus}>
         {(data) => {
           const streams = rowsOf(data, 'streams');
-          const consumers: Json[] = streams.flatMap((s) =>
-            rowsOf(s.consumers ?? []).map((c) => ({ stream: s.name ?? s.stream, ...c })),
-          );
-          const flat = streams.map((s) => {
-            const { consumers: _c, ...rest } = s;
-            return flattenOne(rest);
-          });
+          // Consumers sit beside the streams (each naming its stream), or inside each stream.
+          const consumers: Json[] =
+            isObject(data) && Array.isArray(data.consumers)
+              ? rowsOf(data.consumers)
+              : streams.flatMap((s) => rowsOf(s.consumers ?? []).map((c) => ({ stream: s.name, ...c })));
           return (
             <>
-              {isObject(data) && data.kind !== undefined && <p className="muted">Bus: {str(data.kind)}</p>}
+              {isObject(data) && data.kind !== undefined && (
+                <p className="muted" data-testid="bus-kind">
+                  Bus: {str(data.kind)}
+                </p>
+              )}
               <h3>Streams</h3>
-              <DataTable label="Streams" rows={flat} empty="No streams." />
+              <DataTable
+                label="Streams"
+                rows={streams.map(({ consumers: _c, ...rest }) => flattenOne(rest))}
+                empty="No streams."
+                actions={(r) =>
+                  Number(r.messages) > 0 ? (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        const name = str(r.name);
+                        const last = str(r.last_seq || '1');
+                        setStream(name);
+                        setSeq(last);
+                        void doPeek(name, last);
+                      }}
+                    >
+                      Peek last
+                    </button>
+                  ) : null
+                }
+              />
               <h3>Consumers</h3>
               <DataTable label="Consumers" rows={consumers.map(flattenOne)} empty="No consumers." />
             </>
@@ -58,16 +80,21 @@ export function BusPage({ scope }: { scope: Scope }) {
         </button>
       </form>
       {peek?.error !== undefined && <ErrorPanel error={peek.error} />}
-      {peek?.data !== undefined && <JsonView value={peek.data} />}
+      {peek?.data !== undefined && (
+        <div data-testid="peeked">
+          <JsonView value={peek.data} />
+        </div>
+      )}
     </section>
   );
 }
 
-/** One level of nested objects as dotted columns (state.messages, config.subjects). */
+/** One level of nested objects as dotted columns; arrays joined. */
 function flattenOne(row: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(row)) {
     if (isObject(v)) for (const [k2, v2] of Object.entries(v)) out[`${k}.${k2}`] = v2;
+    else if (Array.isArray(v)) out[k] = v.map(str).join(', ');
     else out[k] = v;
   }
   return out;
