@@ -33,13 +33,11 @@ beforeAll(async () => {
         .end('{"payload":{"errors":[{"code":"unauthenticated"}]}}');
       return;
     }
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          payload: { data: { token: 'gw.jwt', audience: 'console-app', expires_at: '2030-01-01T00:00:00Z' } },
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        payload: { data: { token: 'gw.jwt', audience: 'console-app', expires_at: '2030-01-01T00:00:00Z' } },
+      }),
+    );
   });
   await new Promise<void>((r) => identity.listen(0, '127.0.0.1', r));
   identityUrl = `http://127.0.0.1:${(identity.address() as { port: number }).port}`;
@@ -177,5 +175,5 @@ describe('21 the web UI typechecks', () => {
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(parsed.fileNames.some((f) => f.endsWith('App.tsx'))).toBe(true);
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

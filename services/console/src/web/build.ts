@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ function newestSource(dir = WEB_ROOT): number {
   if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules' || entry.name.startsWith('dist-')) continue;
+    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     const t = entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs;
     if (t > newest) newest = t;
@@ -45,7 +45,9 @@ export function webIsStale(): boolean {
 export async function ensureWebBuilt(opts: { force?: boolean } = {}): Promise<{ built: boolean }> {
   if (!opts.force && !webIsStale()) return { built: false };
   const from = newestSource();
-  const tmp = join(WEB_ROOT, `dist-${process.pid}-${Date.now()}`);
+  // Under web/node_modules: ignored by git and the linter even if a killed build leaves it behind.
+  const tmp = join(WEB_ROOT, 'node_modules', '.builds', `${process.pid}-${Date.now()}`);
+  mkdirSync(dirname(tmp), { recursive: true });
   try {
     // A child process, so the build is production whatever this process's NODE_ENV (Vitest's is
     // test, which Vite and the React plugin would honour with a development build).
