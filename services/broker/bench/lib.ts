@@ -235,10 +235,13 @@ export function startChild<T>(
   });
 }
 
-/** A TypeScript child of the bench, run through tsx. */
-export const tsChild = <T>(name: string, file: string, args: string[], execArgv: string[] = []) =>
+/**
+ * A TypeScript child of the bench, run through tsx; with `source` false, the workspace packages it
+ * imports resolve to their compiled dist/ (the `source` export condition left off), as in production.
+ */
+export const tsChild = <T>(name: string, file: string, args: string[], execArgv: string[] = [], source = true) =>
   startChild<T>(name, fileURLToPath(new URL(file, import.meta.url)), args, {
-    execArgv: ['--conditions=source', '--import', 'tsx', ...execArgv],
+    execArgv: [...(source ? ['--conditions=source'] : []), '--import', 'tsx', ...execArgv],
   });
 
 /** Portkey's gateway entry point, or undefined when the package is not installed. */

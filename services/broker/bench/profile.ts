@@ -41,7 +41,7 @@ export function areaOf(f: CallFrame): string {
     const m = /^node:(?:internal\/)?([^/]+)/.exec(url);
     return `node:${m?.[1] ?? url}`;
   }
-  const ours = /\/(services\/[^/]+\/src\/.*|packages\/[^/]+\/src\/.*)$/.exec(url);
+  const ours = /\/(services\/[^/]+\/(?:src|dist)\/.*|packages\/[^/]+\/(?:src|dist)\/.*)$/.exec(url);
   return ours?.[1] ?? url;
 }
 

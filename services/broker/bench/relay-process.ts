@@ -3,20 +3,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { type BenchKind, benchDatabase } from '@platform/kit/testing';
+import type { BenchKind } from '@platform/kit/testing';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { brokerAuthenticator } from '../src/auth.ts';
-import { brokerConfig, providerEndpoints } from '../src/config.ts';
-import { MIGRATIONS } from '../src/migrations.ts';
-import { Budgets } from '../src/relay/budget-gate.ts';
-import {
-  openUsageJournal,
-  UsageRecorder,
-  usageSliceRows,
-  usageSyncCommit,
-  writeCalls,
-} from '../src/relay/usage-recorder.ts';
 import type { DB } from '../src/store/db.ts';
 import { benchCatalog, PROVIDER_KEY } from './lib.ts';
 
@@ -32,8 +20,24 @@ import { benchCatalog, PROVIDER_KEY } from './lib.ts';
  * {type: 'profile-stop', file} take a CPU profile of the calls in between (V8's sampler, 100 µs)
  * and write it to `file`; {type: 'stop'} closes the app (the usage recorder flushes), answers
  * {usage_rows} and exits.
+ *
+ * The broker's code is loaded as production runs it (argv[4] `dist`, the default: the compiled
+ * dist/ of the broker and the kit, which bench/run.ts builds first, the child started without the
+ * `source` condition), or from the TypeScript sources through tsx (`source`), whose esbuild
+ * transform wraps every named function in a `__name` helper that costs the hot path a few per cent.
  */
-const [providerBase = '', logLevel = 'info', kind = 'pglite'] = process.argv.slice(2);
+const [providerBase = '', logLevel = 'info', kind = 'pglite', from = 'dist'] = process.argv.slice(2);
+const load = <M>(module: string): Promise<M> =>
+  import(new URL(from === 'source' ? `../src/${module}.ts` : `../dist/${module}.js`, import.meta.url).href);
+// The kit resolves to its sources or its dist/ by the child's `source` condition, as the broker's own imports do.
+const { benchDatabase } = await import('@platform/kit/testing');
+const { buildApp } = await load<typeof import('../src/app.ts')>('app');
+const { brokerAuthenticator } = await load<typeof import('../src/auth.ts')>('auth');
+const { brokerConfig, providerEndpoints } = await load<typeof import('../src/config.ts')>('config');
+const { MIGRATIONS } = await load<typeof import('../src/migrations.ts')>('migrations');
+const { Budgets } = await load<typeof import('../src/relay/budget-gate.ts')>('relay/budget-gate');
+const { openUsageJournal, UsageRecorder, usageSliceMs, usageSliceRows, usageSyncCommit, writeCalls } =
+  await load<typeof import('../src/relay/usage-recorder.ts')>('relay/usage-recorder');
 const config = brokerConfig({
   DEV_AUTH: '1',
   HOST: '127.0.0.1',
@@ -61,6 +65,7 @@ const usage = new UsageRecorder(db, budgets, {
   log: () => app.log,
   syncCommit: usageSyncCommit(bench.database.kind, config.BROKER_USAGE_SYNC_COMMIT),
   sliceRows: usageSliceRows(bench.database.kind),
+  sliceMs: usageSliceMs(bench.database.kind),
   write: async (into, calls, syncCommit) => {
     const s = performance.now();
     await writeCalls(into, calls, syncCommit);

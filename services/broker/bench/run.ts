@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BenchRun, benchEnv, type LoadResult, median, mergeRounds, quantile, round } from '@platform/kit/testing';
 import { Client, type Dispatcher, Pool } from 'undici';
 import {
@@ -53,6 +54,10 @@ import { formatProfile, type ProfileSummary, summarizeProfile } from './profile.
  * or postgres: the relay's database on a fresh schema of DATABASE_URL), BENCH_PORTKEY=0 (leave
  * Portkey out), BENCH_PROFILE=1 (CPU profiles of the relay during the latency and the throughput rounds,
  * summarised),
+ * BENCH_RELAY_FROM (dist, the default: the relay process runs the broker's and the kit's compiled
+ * dist/, built first with tsc -b, as `node services/broker/dist/main.js` does in production; source:
+ * the TypeScript sources through tsx, whose esbuild transform keeps function names with a `__name`
+ * wrapper that cost the relay a few per cent of its CPU in the profile),
  * BENCH_STRICT=1 (exit 1 when a goal is missed). Writes bench/results/broker.json
  * (broker-postgres.json with BENCH_DATABASE=postgres; a BENCH_QUICK run writes to the temporary
  * directory instead).
@@ -76,6 +81,7 @@ const DATABASE = process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'pglit
 if (DATABASE === 'postgres' && !process.env.DATABASE_URL) throw new Error('BENCH_DATABASE=postgres needs DATABASE_URL');
 const WITH_PORTKEY = process.env.BENCH_PORTKEY !== '0';
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const RELAY_FROM = process.env.BENCH_RELAY_FROM === 'source' ? 'source' : 'dist';
 const GOAL_ADDED_P50_MS = 0.5;
 const GOAL_ADDED_P99_MS = 2.5;
 const GOAL_THROUGHPUT_RATIO = 5;
@@ -112,11 +118,27 @@ const fake = await tsChild<{ baseUrl: string }>('fake provider', './fake-process
   String(CHUNK_DELAY_MS),
 ]);
 children.push(fake);
-const relay = await tsChild<{ url: string }>('relay', './relay-process.ts', [
-  fake.ready.baseUrl,
-  RELAY_LOG_LEVEL,
-  DATABASE,
-]);
+if (RELAY_FROM === 'dist') {
+  // The compiled broker and what it imports (tsc -b: only what changed since the last build).
+  log('building the broker and the kit to dist/ (the relay runs from there, as in production)');
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-b',
+      ...['packages/policies', 'packages/kit', 'services/broker'].map((d) => join(root, d, 'tsconfig.build.json')),
+    ],
+    { stdio: 'inherit' },
+  );
+}
+const relay = await tsChild<{ url: string }>(
+  'relay',
+  './relay-process.ts',
+  [fake.ready.baseUrl, RELAY_LOG_LEVEL, DATABASE, RELAY_FROM],
+  [],
+  RELAY_FROM === 'source',
+);
 children.push(relay);
 const bare = await tsChild<{ url: string }>('bare relay', './bare-relay-process.ts', [
   fake.ready.baseUrl,
@@ -464,6 +486,7 @@ run.finish(
       stream: { chunks: CHUNKS, chunk_delay_ms: CHUNK_DELAY_MS },
       relay_log_level: RELAY_LOG_LEVEL,
       relay_database: DATABASE,
+      relay_code: RELAY_FROM,
       portkey: portkeyNote,
       profiled: PROFILE,
     },
@@ -477,5 +500,5 @@ run.finish(
     ...figures,
     ...(PROFILE ? { relay_profiles: profiles } : {}),
   },
-  `relay on ${DATABASE}, log level ${RELAY_LOG_LEVEL}${PROFILE ? ', relay profiled' : ''}${QUICK ? ', quick smoke run (few calls: not the figures for the goals)' : ''}`,
+  `relay on ${DATABASE} from ${RELAY_FROM === 'dist' ? 'dist/' : 'the sources (tsx)'}, log level ${RELAY_LOG_LEVEL}${PROFILE ? ', relay profiled' : ''}${QUICK ? ', quick smoke run (few calls: not the figures for the goals)' : ''}`,
 );

@@ -7,7 +7,13 @@ import { Budgets } from './relay/budget-gate.ts';
 import { WorkspaceConversations } from './relay/conversation-saver.ts';
 import type { BudgetGate, ConversationSaver, Router, UsageSink } from './relay/ports.ts';
 import { RoutingEngine } from './relay/router.ts';
-import { openUsageJournal, UsageRecorder, usageSliceRows, usageSyncCommit } from './relay/usage-recorder.ts';
+import {
+  openUsageJournal,
+  UsageRecorder,
+  usageSliceMs,
+  usageSliceRows,
+  usageSyncCommit,
+} from './relay/usage-recorder.ts';
 import { Roster } from './roster.ts';
 import { type RelaySettings, type RouteDeps, register } from './routes/deps.ts';
 import { ROUTES } from './routes/index.ts';
@@ -64,6 +70,7 @@ export async function buildApp(deps: BrokerDeps) {
       log: () => app.log,
       syncCommit: usageSyncCommit(deps.database.kind, deps.usageSyncCommit ?? false),
       sliceRows: usageSliceRows(deps.database.kind),
+      sliceMs: usageSliceMs(deps.database.kind),
       journal: opened?.journal,
     });
   const roster = new Roster(db);

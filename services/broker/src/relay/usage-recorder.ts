@@ -64,6 +64,14 @@ export interface RecorderOptions {
    * batch is one write (PostgreSQL).
    */
   sliceRows?: number;
+  /**
+   * With sliceRows: how long one slice may hold the thread, in ms (usageSliceMs). Slices then grow
+   * past sliceRows (up to STATEMENT_ROWS, one statement) while the recorder's own slices of that
+   * many rows are measured to take less: a statement's fixed cost, not its rows', is most of a
+   * small slice's time, so fewer, larger slices cost the relay less CPU for the same hold.
+   * Unset: every slice is sliceRows rows.
+   */
+  sliceMs?: number;
   /** How the event loop gets its turn between slices (SLICE_PAUSE by default; tests pass their own). */
   slicePause?: () => Promise<void>;
 }
@@ -129,6 +137,16 @@ export const usageSliceRows = (kind: 'pglite' | 'postgres'): number | undefined 
   kind === 'pglite' ? PGLITE_SLICE_ROWS : undefined;
 
 /**
+ * How long a slice may hold the relay's thread on an embedded PGlite (RecorderOptions.sliceMs):
+ * what a slice of PGLITE_SLICE_ROWS held it on a quiet machine, so slices grow only where the
+ * statement is fast enough for more rows in the same time (issue 22).
+ */
+export const PGLITE_SLICE_MS = 1;
+
+export const usageSliceMs = (kind: 'pglite' | 'postgres'): number | undefined =>
+  kind === 'pglite' ? PGLITE_SLICE_MS : undefined;
+
+/**
  * The pause between slices: a timer, so that the event loop runs a whole turn (timers, I/O, and
  * what they queue) and a relayed call that a slice held up can finish before the next slice.
  */
@@ -178,6 +196,9 @@ export async function openUsageJournal(
 
 export class UsageRecorder implements UsageSink {
   private queue: Queued[] = [];
+  /** Queued calls not yet in the journal: appended together once this turn of the event loop ends. */
+  private toJournal: Queued[] = [];
+  private journalTurn: NodeJS.Immediate | undefined;
   /** Calls ever recorded, and calls whose write has finished, in recording order. */
   private recorded = 0;
   private committed = 0;
@@ -196,6 +217,9 @@ export class UsageRecorder implements UsageSink {
   private readonly syncCommit: boolean;
   private readonly write: (db: Db, calls: readonly CompletedCall[], syncCommit: boolean) => Promise<void>;
   private readonly sliceRows: number | undefined;
+  private readonly sliceMs: number | undefined;
+  /** Rows per slice now: sliceRows, grown or shrunk within sliceMs by the slices' measured times. */
+  private sliceSize: number;
   private readonly slicePause: () => Promise<void>;
 
   constructor(
@@ -211,6 +235,8 @@ export class UsageRecorder implements UsageSink {
     this.syncCommit = o.syncCommit ?? true;
     this.write = o.write ?? writeCalls;
     this.sliceRows = o.sliceRows !== undefined && o.sliceRows > 0 ? o.sliceRows : undefined;
+    this.sliceMs = this.sliceRows && o.sliceMs !== undefined && o.sliceMs > 0 ? o.sliceMs : undefined;
+    this.sliceSize = this.sliceRows ?? 0;
     this.slicePause = o.slicePause ?? SLICE_PAUSE;
   }
 
@@ -221,11 +247,17 @@ export class UsageRecorder implements UsageSink {
   record(call: CompletedCall): Promise<boolean> {
     // The gate counts the cost at once, so this replica's next check sees it before the row is written.
     this.budgets.spent(call.usage.actor_fid, call.usage.cost_micros, call.usage.occurred_at);
-    let committed: Promise<boolean>;
-    if (this.journaled(call)) {
-      this.queue.push({ call, done: undefined, journaled: true });
-      committed = Promise.resolve(true);
-    } else committed = new Promise<boolean>((done) => this.queue.push({ call, done, journaled: false }));
+    let queued: Queued | undefined;
+    const committed = new Promise<boolean>((done) => {
+      queued = { call, done, journaled: false };
+    });
+    this.queue.push(queued as Queued);
+    if (this.o.journal) {
+      // Answered once its line is written (writeJournal): the calls that end in one turn of the
+      // event loop share one write(2) instead of one each.
+      this.toJournal.push(queued as Queued);
+      this.journalTurn ??= setImmediate(() => this.writeJournal());
+    }
     this.recorded += 1;
     if (this.queue.length >= this.batchSize) this.flushNow();
     else this.flushLater(this.flushDelayMs);
@@ -244,15 +276,29 @@ export class UsageRecorder implements UsageSink {
     return done;
   }
 
-  /** Whether the call is in the journal now; a journal that cannot be written leaves it to its commit. */
-  private journaled(call: CompletedCall): boolean {
-    if (!this.o.journal) return false;
+  /**
+   * Appends the calls recorded since the last append to the journal, in recording order, and
+   * answers their callers (committed as far as they are concerned: the line survives the broker).
+   * A journal that cannot be written leaves them to their commit. Runs before any database write,
+   * so a write never carries a call whose journaling is still undecided.
+   */
+  private writeJournal(): void {
+    if (this.journalTurn) clearImmediate(this.journalTurn);
+    this.journalTurn = undefined;
+    const batch = this.toJournal;
+    if (batch.length === 0 || !this.o.journal) return;
+    this.toJournal = [];
     try {
-      this.o.journal.append(call);
-      return true;
+      this.o.journal.appendAll(batch.map((q) => q.call));
     } catch (e) {
       this.log().error({ err: e }, 'usage journal not written; the reply waits for the commit');
-      return false;
+      return;
+    }
+    for (const q of batch) {
+      const done = q.done;
+      q.journaled = true;
+      q.done = undefined;
+      done?.(true);
     }
   }
 
@@ -262,6 +308,7 @@ export class UsageRecorder implements UsageSink {
    */
   async close(): Promise<void> {
     this.closing = true;
+    this.writeJournal();
     for (let attempt = 0; ; attempt++) {
       if (this.flushing) await this.flushing;
       if (this.queue.length === 0) break;
@@ -335,7 +382,7 @@ export class UsageRecorder implements UsageSink {
     let first = true;
     while (this.queue.length > 0) {
       const ok = this.sliceRows
-        ? await this.writeSliced(Math.min(this.queue.length, this.batchSize), this.sliceRows, first)
+        ? await this.writeSliced(Math.min(this.queue.length, this.batchSize), first)
         : await this.writeFirst(this.batchSize);
       first = false;
       if (!ok) return;
@@ -344,16 +391,18 @@ export class UsageRecorder implements UsageSink {
   }
 
   /**
-   * The batch of the first `calls` queued, in slices of `rows` (or of a MAX_SLICES-th of the
-   * batch, when larger); false once one fails.
+   * The batch of the first `calls` queued, in slices of sliceSize rows (or of a MAX_SLICES-th of
+   * the batch, when larger); false once one fails.
    */
-  private async writeSliced(calls: number, rows: number, first: boolean): Promise<boolean> {
-    const slice = Math.max(rows, Math.ceil(calls / MAX_SLICES));
+  private async writeSliced(calls: number, first: boolean): Promise<boolean> {
+    const least = Math.ceil(calls / MAX_SLICES);
     for (let left = calls; left > 0 && this.queue.length > 0; ) {
       if (!first) await this.slicePause();
       first = false;
-      const n = Math.min(left, slice);
+      const n = Math.min(left, Math.max(this.sliceSize, least));
+      const started = performance.now();
       if (!(await this.writeFirst(n))) return false;
+      if (this.sliceMs) this.fitSlice(n, performance.now() - started);
       left -= n;
     }
     return true;
@@ -361,6 +410,7 @@ export class UsageRecorder implements UsageSink {
 
   /** Writes the first `n` queued calls in one write; false when it failed (they stay queued). */
   private async writeFirst(n: number): Promise<boolean> {
+    this.writeJournal();
     const batch = this.queue.slice(0, n);
     try {
       await this.write(
@@ -389,6 +439,20 @@ export class UsageRecorder implements UsageSink {
     for (const q of batch) q.done?.(true);
     this.release(false);
     return true;
+  }
+
+  /**
+   * The rows a slice may take after one of `n` rows held the thread `ms`: as many as fit sliceMs
+   * at that pace, growing at most twofold a slice (a slice's time is mostly its statement's fixed
+   * cost, so the pace improves with size and the size settles where a slice takes sliceMs),
+   * shrinking at once after a slow one; never under sliceRows, never over one statement's rows.
+   */
+  private fitSlice(n: number, ms: number) {
+    const fits = (n * (this.sliceMs as number)) / Math.max(ms, 0.01);
+    let next = this.sliceSize;
+    if (n >= this.sliceSize) next = Math.min(fits, 2 * this.sliceSize);
+    else if (fits < this.sliceSize) next = fits;
+    this.sliceSize = Math.max(this.sliceRows as number, Math.min(STATEMENT_ROWS, Math.floor(next)));
   }
 
   private urgent(): boolean {

@@ -129,12 +129,26 @@ export class UsageJournal {
 
   /** Appends a call; once this returns, the call survives this process. */
   append(call: CompletedCall): void {
-    let current = this.segments.at(-1);
-    if (!current || current.fd === undefined || current.appended >= this.segmentCalls) {
-      current = this.startSegment();
+    this.appendAll([call]);
+  }
+
+  /**
+   * Appends calls in order, with one write(2) per segment they fill (the recorder's calls of one
+   * turn of the event loop together); once this returns, every one of them survives this process.
+   */
+  appendAll(calls: readonly CompletedCall[]): void {
+    for (let at = 0; at < calls.length; ) {
+      let current = this.segments.at(-1);
+      if (!current || current.fd === undefined || current.appended >= this.segmentCalls) {
+        current = this.startSegment();
+      }
+      const n = Math.min(calls.length - at, this.segmentCalls - current.appended);
+      let lines = '';
+      for (let i = at; i < at + n; i++) lines += `${JSON.stringify(calls[i])}\n`;
+      writeSync(current.fd as number, lines);
+      current.appended += n;
+      at += n;
     }
-    writeSync(current.fd as number, `${JSON.stringify(call)}\n`);
-    current.appended += 1;
   }
 
   /** The next `n` calls in appending order are committed: segments wholly committed are deleted. */
