@@ -571,7 +571,7 @@ describe('clients:check', () => {
 
   it('SIGN-031 SIGN-046 exits 0 on the shipped folder, 1 on a folder with a bad file', () => {
     const good = run(undefined);
-    expect(good.stdout).toContain(`ok ${join(SHIPPED, 'local.json')} (7 clients)`);
+    expect(good.stdout).toContain(`ok ${join(SHIPPED, 'local.json')} (8 clients)`);
     expect(good.stdout).toContain(`ok ${join(SHIPPED, 'prod.json')}`);
     expect(good.status).toBe(0);
 
