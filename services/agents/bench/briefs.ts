@@ -94,12 +94,16 @@ export async function briefsBench(o: BriefsBenchOptions) {
     briefs: { recipients: people, model: 'gpt-4.1-mini', concurrency },
   })) as App;
   try {
+    const cpus: number[] = [];
     const job = async (query: string, expected: number) => {
+      const cpu = process.cpuUsage();
       const start = performance.now();
       const r = await injectJson(app, 'POST', `/internal/jobs/daily-briefs?${query}`, {
         headers: { 'x-platform-scheduler-token': SCHEDULER },
       });
       const ms = performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      cpus.push((used.user + used.system) / 1000);
       const written = (r.data as { written?: string[] } | undefined)?.written?.length;
       if (r.status !== 200 || written !== expected) {
         throw new Error(
@@ -114,7 +118,9 @@ export async function briefsBench(o: BriefsBenchOptions) {
     for (let r = 0; r < rounds; r++) {
       const ms = await job('date=2026-03-05&regenerate=true', recipients);
       times.push(ms);
-      run.log(`${kind} daily briefs round ${r + 1}: ${recipients} briefs in ${fmt(ms, 0)} ms`);
+      run.log(
+        `${kind} daily briefs round ${r + 1}: ${recipients} briefs in ${fmt(ms, 0)} ms (agents CPU ${fmt(cpus.at(-1) ?? 0, 0)} ms)`,
+      );
     }
     const ideal = (recipients * providerMs) / concurrency;
     const ms = median(times);
@@ -134,6 +140,8 @@ export async function briefsBench(o: BriefsBenchOptions) {
     return {
       knobs: { recipients, provider_ms: providerMs, concurrency, rounds },
       job_ms: times.map((t) => round(t)),
+      // The agents process's own CPU in each round (the peers run in another process).
+      agents_cpu_ms: cpus.slice(-rounds).map((t) => round(t)),
       median_ms: round(ms),
       least_ms: round(ideal),
       ratio: round(ratio),

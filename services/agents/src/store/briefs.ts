@@ -74,21 +74,17 @@ export async function writeRevision(
 ): Promise<{ outcome: 'written'; brief: BriefView } | { outcome: 'kept'; brief: BriefView }> {
   const work = async (trx: Db) => {
     await lockDay(trx, r.recipient, r.date);
-    const live = await trx
+    // Every revision of the day in one read: the live ones and the last number.
+    const day = await trx
       .selectFrom('briefs')
       .selectAll()
       .where('recipient', '=', r.recipient)
       .where('brief_date', '=', r.date)
-      .where('status', '<>', 'superseded')
       .execute();
+    const live = day.filter((b) => b.status !== 'superseded');
     const published = live.find((b) => b.status === 'published');
     if (r.keepPublished && published) return { outcome: 'kept' as const, brief: view(published) };
-    const last = await trx
-      .selectFrom('briefs')
-      .select((eb) => eb.fn.max('revision').as('n'))
-      .where('recipient', '=', r.recipient)
-      .where('brief_date', '=', r.date)
-      .executeTakeFirst();
+    const lastRevision = day.reduce((n, b) => Math.max(n, b.revision), 0);
     const id = uuidv7(r.now.getTime());
     const replaced = live.filter((b) => r.status === 'published' || b.status === 'draft').map((b) => b.id);
     // The replaced rows leave the partial unique indexes before the new one enters them.
@@ -106,7 +102,7 @@ export async function writeRevision(
         id,
         recipient: r.recipient,
         brief_date: r.date,
-        revision: Number(last?.n ?? 0) + 1,
+        revision: lastRevision + 1,
         text: r.text,
         status: r.status,
         origin: r.origin,
