@@ -272,6 +272,23 @@ describe.skipIf(!haveChromium)('the console web UI in a real browser', () => {
     }
   }, 90_000);
 
+  it('21 OPS-014 OPS-017 a namespace tail by label selector tags each line with its pod', async () => {
+    const { page, context } = await signedIn(VIEWER);
+    try {
+      await page.goto(`${base}/#/us/core/pods`);
+      await page.getByRole('textbox', { name: 'Namespace' }).fill('apps');
+      await page.getByRole('textbox', { name: 'Selector' }).fill('app=web');
+      await page.getByRole('button', { name: 'Follow' }).click();
+      const tail = page.getByTestId('tail');
+      await expect.poll(() => tail.innerText(), { timeout: 20_000 }).toContain('[web-1] listening on 8080');
+      await cluster.untilStreams((o) => o.follows > 0);
+      cluster.appendLog('apps', 'web-1', 'namespace tail line');
+      await expect.poll(() => tail.innerText(), { timeout: 20_000 }).toContain('[web-1] namespace tail line');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('21 OPS-015 OPS-056 an admin opens a terminal (xterm over the exec WebSocket) and the shell echoes', async () => {
     const { page, context } = await signedIn(ADMIN);
     try {
