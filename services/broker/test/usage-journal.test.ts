@@ -3,7 +3,7 @@
  * not for its commit; the journal's segments go once their calls are committed; a broker started
  * on a journal commits what it holds, once, before it serves; one folder, one live broker.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closePglite, KIT_MIGRATIONS, migrate, openDatabase, openPglite, uuidv7 } from '@platform/kit';
@@ -88,6 +88,64 @@ describe('13.2 the usage journal', () => {
       await recorder.close();
       expect(segments(dir)).toEqual([]);
       expect(existsSync(join(dir, 'lock'))).toBe(false);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('22 BRK-121 the calls ending in one turn of the event loop share one journal write, each answered once it returned, before any commit', async () => {
+    const d = await database();
+    try {
+      const { journal } = await openUsageJournal(d.db, dir);
+      const appends: number[] = [];
+      const appendAll = journal.appendAll.bind(journal);
+      journal.appendAll = (calls) => {
+        appends.push(calls.length);
+        appendAll(calls);
+      };
+      let writes = 0;
+      const recorder = new UsageRecorder(d.db, noBudget, {
+        journal,
+        flushDelayMs: 3_600_000,
+        write: async (db, calls, sync) => {
+          writes += 1;
+          await writeCalls(db, calls, sync);
+        },
+      });
+      const answered: number[] = [];
+      const first = [1, 2, 3, 4, 5].map((n) => recorder.record(call(n)).then((ok) => ok && answered.push(n)));
+      // Nothing is answered within the turn that recorded the calls: their lines are not written yet.
+      await Promise.resolve();
+      expect(answered).toEqual([]);
+      await Promise.all(first);
+      expect(answered).toEqual([1, 2, 3, 4, 5]);
+      expect(appends).toEqual([5]);
+      const lines = readFileSync(join(dir, segments(dir)[0] as string), 'utf8')
+        .trim()
+        .split('\n');
+      expect(lines.map((l) => (JSON.parse(l) as CompletedCall).usage.input_tokens)).toEqual([1, 2, 3, 4, 5]);
+      expect(await recorder.record(call(6))).toBe(true);
+      expect(appends).toEqual([5, 1]);
+      expect(writes).toBe(0);
+      expect(await inputs(d.db)).toEqual([]);
+
+      // A journal that cannot be written leaves its calls to their commit.
+      journal.appendAll = () => {
+        throw new Error('disk full');
+      };
+      let committed = false;
+      const late = recorder.record(call(7)).then((ok) => {
+        committed = ok;
+      });
+      await new Promise((r) => setImmediate(r));
+      expect(committed).toBe(false);
+      await recorder.settled();
+      await late;
+      expect(committed).toBe(true);
+      expect(await inputs(d.db)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      journal.appendAll = appendAll;
+      await recorder.close();
+      expect(segments(dir)).toEqual([]);
     } finally {
       await d.close();
     }

@@ -20,8 +20,10 @@ import type { BudgetGate, CompletedCall } from '../src/relay/ports.ts';
 import {
   MAX_SLICES,
   openUsageJournal,
+  PGLITE_SLICE_MS,
   PGLITE_SLICE_ROWS,
   UsageRecorder,
+  usageSliceMs,
   usageSliceRows,
   writeCalls,
 } from '../src/relay/usage-recorder.ts';
@@ -165,6 +167,54 @@ describe('13.2 usage rows written in slices', () => {
     expect(w.slices).toEqual([...Array.from({ length: 15 }, () => 4), 1]);
     expect(w.turnBefore.every((t) => t)).toBe(true);
     expect(await inputs(db, actor)).toEqual(Array.from({ length: calls }, (_, i) => i + 1));
+    await recorder.close();
+  });
+
+  it('22 BRK-121 with sliceMs, slices grow while one is timed under it (up to one 25-row statement) and shrink after a slow one; never under sliceRows', async () => {
+    expect(usageSliceMs('pglite')).toBe(PGLITE_SLICE_MS);
+    expect(usageSliceMs('postgres')).toBeUndefined();
+    const actor = nextActor();
+    const slices: number[] = [];
+    // A clock the write moves: a slice takes 0.2 ms and 0.02 ms a row, or 10 ms while `slow`.
+    let clock = 0;
+    let slow = false;
+    const recorder = new UsageRecorder(db, noBudget, {
+      flushDelayMs: NEVER,
+      sliceRows: 2,
+      sliceMs: 1,
+      now: () => clock,
+      write: async (into, calls, syncCommit) => {
+        slices.push(calls.length);
+        await writeCalls(into, calls, syncCommit);
+        clock += slow ? 10 : 0.2 + 0.02 * calls.length;
+      },
+    });
+    let n = 0;
+    const record = async (count: number) => {
+      const answers = Array.from({ length: count }, () => recorder.record(call(++n, actor)));
+      await recorder.settled();
+      expect(await Promise.all(answers)).toEqual(answers.map(() => true));
+    };
+    await record(40);
+    // 2 rows take 0.24 ms (room for 8, at most twice as many: 4), 4 take 0.28 ms (8), 8 take
+    // 0.36 ms (16), 16 take 0.52 ms (30, at most one statement's 25); 10 are left.
+    expect(slices).toEqual([2, 4, 8, 16, 10]);
+    slices.length = 0;
+    await record(30);
+    expect(slices).toEqual([25, 5]);
+    slices.length = 0;
+    slow = true;
+    await record(3);
+    // Those 3 rows took 10 ms: the next slices are sliceRows again.
+    expect(slices).toEqual([3]);
+    await record(4);
+    expect(slices).toEqual([3, 2, 2]);
+    slow = false;
+    slices.length = 0;
+    await record(7);
+    expect(slices).toEqual([2, 4, 1]);
+    expect(await inputs(db, actor)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(await rollup(db, actor)).toEqual({ calls: n, input: (n * (n + 1)) / 2 });
     await recorder.close();
   });
 

@@ -72,6 +72,8 @@ export interface RecorderOptions {
    * Unset: every slice is sliceRows rows.
    */
   sliceMs?: number;
+  /** The clock slices are timed with, in ms (performance.now by default; tests pass their own). */
+  now?: () => number;
   /** How the event loop gets its turn between slices (SLICE_PAUSE by default; tests pass their own). */
   slicePause?: () => Promise<void>;
 }
@@ -220,6 +222,7 @@ export class UsageRecorder implements UsageSink {
   private readonly sliceMs: number | undefined;
   /** Rows per slice now: sliceRows, grown or shrunk within sliceMs by the slices' measured times. */
   private sliceSize: number;
+  private readonly now: () => number;
   private readonly slicePause: () => Promise<void>;
 
   constructor(
@@ -237,6 +240,7 @@ export class UsageRecorder implements UsageSink {
     this.sliceRows = o.sliceRows !== undefined && o.sliceRows > 0 ? o.sliceRows : undefined;
     this.sliceMs = this.sliceRows && o.sliceMs !== undefined && o.sliceMs > 0 ? o.sliceMs : undefined;
     this.sliceSize = this.sliceRows ?? 0;
+    this.now = o.now ?? (() => performance.now());
     this.slicePause = o.slicePause ?? SLICE_PAUSE;
   }
 
@@ -400,9 +404,9 @@ export class UsageRecorder implements UsageSink {
       if (!first) await this.slicePause();
       first = false;
       const n = Math.min(left, Math.max(this.sliceSize, least));
-      const started = performance.now();
+      const started = this.now();
       if (!(await this.writeFirst(n))) return false;
-      if (this.sliceMs) this.fitSlice(n, performance.now() - started);
+      if (this.sliceMs) this.fitSlice(n, this.now() - started);
       left -= n;
     }
     return true;
