@@ -107,7 +107,7 @@ describe('21 outbox: counts, events, republish', () => {
     const got = await republishedTwice(bus, `${svc.service}.>`, 'console_test');
     expect(got.map((m) => m.id)).toEqual([got[0]?.id, `${got[0]?.id}.r1`]);
     // The console published nothing itself: every message on the bus came from the publisher.
-    const id = (got[0]?.data as { id: string }).id;
+    const id = (got[0]?.data as { id: string } | undefined)?.id;
     expect(bus.log.filter((m) => (m.data as { id: string }).id === id)).toHaveLength(2);
   });
 

@@ -1,5 +1,5 @@
-import { CLUSTER_ROUTES, TERMINAL_ROUTE } from './cluster.ts';
 import { BUS_ROUTES } from './bus.ts';
+import { CLUSTER_ROUTES, TERMINAL_ROUTE } from './cluster.ts';
 import type { RawRouteModule, Routes } from './deps.ts';
 import { ENVIRONMENT_ROUTES } from './environments.ts';
 import { FLAG_ROUTES } from './flags.ts';
