@@ -68,6 +68,9 @@ describe('21 role matrix: every declared route x viewer, engineer, admin, both l
       if (res.statusCode !== 401) wrong.push(`${routeName(r)}: ${res.statusCode}`);
     }
     expect(wrong).toEqual([]);
+    // The request lines name the routes, never the token sent in the query.
+    expect(h.log.raw.some((l) => l.includes('access_token=[redacted]'))).toBe(true);
+    expect(h.log.raw.filter((l) => l.includes(h.tokens.admin))).toEqual([]);
     for (const r of ROUTES.filter((x) => x.queryToken)) {
       const res = await h.app.inject({ method: r.method, url: `${urlOf(r)}?access_token=${h.tokens.forged}` });
       expect(res.statusCode, routeName(r)).toBe(401);
