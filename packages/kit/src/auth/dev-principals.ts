@@ -7,7 +7,18 @@ import type { Grant, Principal } from './principal.ts';
 /** The fixed namespace under which local dev principals get their stable FIDs (DECISIONS item 3). */
 export const DEV_FID_NAMESPACE = '6f1c1a52-3c1e-4b8e-9a57-2f2d7c0f0a11';
 
-export const devFid = (email: string) => uuidv5(email.trim().toLowerCase(), DEV_FID_NAMESPACE);
+/** Dev FIDs already computed (a SHA-1 per request otherwise); bounded, cleared when full. */
+const devFids = new Map<string, string>();
+
+export const devFid = (email: string): string => {
+  let fid = devFids.get(email);
+  if (fid === undefined) {
+    fid = uuidv5(email.trim().toLowerCase(), DEV_FID_NAMESPACE);
+    if (devFids.size >= 10_000) devFids.clear();
+    devFids.set(email, fid);
+  }
+  return fid;
+};
 
 interface DevFile {
   people: { email: string; given_name?: string; family_name?: string; grants: Grant[] }[];

@@ -50,12 +50,16 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(req)) return;
+    const level = error ? 'error' : HEALTH_CHECKS.has(req.routeOptions.url ?? '') ? 'debug' : 'info';
+    // Below the logger's level (the broker's relay routes at info): no line, so nothing to build.
+    const log = reply.log as FastifyReply['log'] & { isLevelEnabled?: (level: string) => boolean };
+    if (log.isLevelEnabled?.(level) === false) return;
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
     const url = redactQueryTokens(req.url);
     const line = { method: req.method, url, statusCode: reply.statusCode, responseTime };
     const msg = `${req.method} ${url} ${reply.statusCode} ${responseTime}ms`;
     if (error) reply.log.error({ ...line, err: error }, msg);
-    else reply.log[HEALTH_CHECKS.has(req.routeOptions.url ?? '') ? 'debug' : 'info'](line, msg);
+    else reply.log[level](line, msg);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ChildLoggerOptions } from 'fastify/types/logger.js';
 import type { Api } from '../domain/catalog.ts';
 import { Relay } from '../relay/relay.ts';
 import { RawBody } from '../relay/request.ts';
@@ -134,6 +136,49 @@ export const RELAY_ROUTES: Routes = [
 /** Info is below the relay's floor: a relayed call logs only its failures (the hot path writes no line). */
 const QUIET_LEVELS = new Set(['trace', 'debug', 'info']);
 
+type Log = FastifyBaseLogger;
+type LogArgs = Parameters<Log['warn']>;
+const quiet = () => {};
+
+/**
+ * A relayed call's logger at warn: the request's own child logger (its reqId bound) is made only
+ * when a warning or an error is written. Fastify's default makes one per request, and at a level
+ * other than the app's each costs pino a rebuild of its methods: per-call work for lines a call
+ * that succeeds never writes.
+ */
+class RelayCallLog {
+  readonly level = 'warn';
+  #made: Log | undefined;
+  constructor(
+    private readonly parent: Log,
+    private readonly bindings: Record<string, unknown>,
+    private readonly opts: ChildLoggerOptions,
+  ) {}
+  private get made(): Log {
+    this.#made ??= this.parent.child(this.bindings, this.opts);
+    return this.#made;
+  }
+  isLevelEnabled(level: string): boolean {
+    return level === 'warn' || level === 'error' || level === 'fatal';
+  }
+  trace = quiet;
+  debug = quiet;
+  info = quiet;
+  silent = quiet;
+  warn(...args: LogArgs) {
+    this.made.warn(...args);
+  }
+  error(...args: LogArgs) {
+    this.made.error(...args);
+  }
+  fatal(...args: LogArgs) {
+    this.made.fatal(...args);
+  }
+  child(bindings: Record<string, unknown>, opts?: ChildLoggerOptions): Log {
+    return this.made.child(bindings, opts);
+  }
+}
+
 /**
  * The relay routes in their own scope: the body is kept as sent (forwarded byte for byte unless the
  * relay rewrites it), so the scope reads every content type as raw bytes and validates nothing.
@@ -150,6 +195,12 @@ export const relayRoutes: RouteModule = (app, deps) => {
         done(null, new RawBody(body as Buffer)),
       );
       scope.setValidatorCompiler(() => () => true);
+      if (logLevel) {
+        scope.setChildLoggerFactory(
+          (parent, bindings, opts) =>
+            new RelayCallLog(parent, bindings, { ...opts, level: logLevel }) as unknown as Log,
+        );
+      }
       register(scope, deps, RELAY_ROUTES);
     },
     logLevel ? { logLevel } : {},
