@@ -127,7 +127,9 @@ describe('cluster client', () => {
       'shop',
       'follow-1',
       { container: 'app', tailLines: 1 },
-      (l) => lines.push(l),
+      (ls) => {
+        for (const l of ls) lines.push(l);
+      },
       new AbortController().signal,
     );
     await lines.until((l) => l.length === 1);

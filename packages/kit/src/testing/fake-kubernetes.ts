@@ -691,7 +691,8 @@ interface Follower {
   namespace: string;
   pod: string;
   container: string;
-  write: (line: LogLine) => void;
+  /** Lines appended together, written together (one chunk, as the kubelet flushes). */
+  write: (lines: LogLine[]) => void;
   end: () => void;
 }
 
@@ -1028,6 +1029,8 @@ export async function startFakeKubernetes(
         res.write(`${JSON.stringify({ type, object: withType(r.kind, structuredClone(object)) })}\n`),
     };
     res.writeHead(200, { 'content-type': 'application/json' });
+    // The headers go at once: a client waits for them before it reads any event.
+    res.flushHeaders();
     if (from === '' || from === '0') {
       for (const object of listOf(r.kind, r.namespace, query).items) watcher.send('ADDED', object);
     } else {
@@ -1086,7 +1089,9 @@ export async function startFakeKubernetes(
       return out;
     };
     res.writeHead(200, { 'content-type': 'text/plain' });
-    for (const l of lines) res.write(format(l));
+    res.flushHeaders();
+    // The backlog goes out in one write, as a kubelet streams a file it already has.
+    if (lines.length > 0) res.write(Buffer.concat(lines.map(format)));
     if (!isTrue(query.get('follow')) || phase !== 'Running' || budget <= 0) {
       res.end();
       return;
@@ -1095,8 +1100,8 @@ export async function startFakeKubernetes(
       namespace,
       pod: name,
       container,
-      write: (l) => {
-        res.write(format(l));
+      write: (ls) => {
+        res.write(Buffer.concat(ls.map(format)));
         if (budget <= 0) res.end();
       },
       end: () => res.end(),
@@ -1367,12 +1372,11 @@ export async function startFakeKubernetes(
       const key = logKey(namespace, podName, container);
       const list = logs.get(key) ?? [];
       logs.set(key, list);
-      for (const text of typeof lines === 'string' ? [lines] : lines) {
-        const line = { time: opts.time ?? new Date(), text };
-        list.push(line);
-        for (const f of [...followers]) {
-          if (f.namespace === namespace && f.pod === podName && f.container === container) f.write(line);
-        }
+      const time = opts.time ?? new Date();
+      const added = (typeof lines === 'string' ? [lines] : lines).map((text) => ({ time, text }));
+      list.push(...added);
+      for (const f of [...followers]) {
+        if (f.namespace === namespace && f.pod === podName && f.container === container) f.write(added);
       }
     },
     setPodMetrics(namespace, podName, containers, opts = {}) {

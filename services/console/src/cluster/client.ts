@@ -79,12 +79,15 @@ export interface ClusterClient {
   /** The pod as the console needs it (containers to default to); throws ClusterError 404 when absent. */
   readPod(namespace: string, name: string): Promise<PodState>;
   readLog(namespace: string, pod: string, options: LogOptions): Promise<string>;
-  /** Calls onLine for each line until the stream ends (pod gone or stopped) or signal aborts. */
+  /**
+   * Calls onLines with the complete lines of each chunk the API server sends, until the stream
+   * ends (pod gone or stopped) or signal aborts.
+   */
   followLog(
     namespace: string,
     pod: string,
     options: LogOptions & { container: string },
-    onLine: (line: string) => void,
+    onLines: (lines: string[]) => void,
     signal: AbortSignal,
   ): Promise<void>;
   /**

@@ -22,18 +22,18 @@ import {
 } from './client.ts';
 
 /** Lines of a stream, split on \n, the last partial line kept until it completes or the stream ends. */
-function lineSink(onLine: (line: string) => void): Writable {
+function lineSink(onLines: (lines: string[]) => void): Writable {
   let rest = '';
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
       const text = rest + chunk.toString('utf8');
       const lines = text.split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
+      if (lines.length > 0) onLines(lines);
       callback();
     },
     final(callback) {
-      if (rest !== '') onLine(rest);
+      if (rest !== '') onLines([rest]);
       rest = '';
       callback();
     },
@@ -201,9 +201,9 @@ export function kubernetesClientFrom(config: KubeConfig): ClusterClient {
       }
     },
 
-    async followLog(namespace, pod, options, onLine, signal) {
+    async followLog(namespace, pod, options, onLines, signal) {
       if (signal.aborted) return;
-      const sink = lineSink(onLine);
+      const sink = lineSink(onLines);
       const ended = new Promise<void>((resolve) => {
         sink.on('finish', resolve);
         sink.on('close', resolve);

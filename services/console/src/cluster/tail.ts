@@ -1,7 +1,8 @@
 import { type ClusterClient, ClusterError, type PodState } from './client.ts';
 
 export interface TailSink {
-  line(pod: string, container: string, line: string): void;
+  /** Lines of one container, in order, as they arrived together. */
+  lines(pod: string, container: string, lines: string[]): void;
   pod(pod: string, container: string, state: 'following' | 'ended'): void;
   error(error: ClusterError): void;
 }
@@ -40,7 +41,7 @@ class Followers {
           this.namespace,
           pod.name,
           { container, tailLines },
-          (line) => this.sink.line(pod.name, container, line),
+          (lines) => this.sink.lines(pod.name, container, lines),
           stop.signal,
         )
         .catch((error: unknown) => {

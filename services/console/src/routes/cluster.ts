@@ -100,11 +100,31 @@ function openEventStream(req: FastifyRequest, reply: FastifyReply) {
     clearInterval(keepAlive);
     abort.abort();
   });
-  const send = (event: string, data: unknown) => {
-    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  // Lines arrive in bursts (one chunk of the kubelet's stream holds many): the events written in
+  // one tick leave in one socket write rather than one each.
+  let corked = false;
+  const write = (text: string) => {
+    if (res.writableEnded) return;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(() => {
+        corked = false;
+        res.uncork();
+      });
+    }
+    res.write(text);
   };
+  const send = (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   const sink: TailSink = {
-    line: (pod, container, line) => send('line', { pod, container, line }),
+    // One event per line (the page shows each as it comes), written together: the head of the
+    // event is the same for every line of a container.
+    lines: (pod, container, lines) => {
+      const head = `event: line\ndata: {"pod":${JSON.stringify(pod)},"container":${JSON.stringify(container)},"line":`;
+      let text = '';
+      for (const line of lines) text += `${head}${JSON.stringify(line)}}\n\n`;
+      write(text);
+    },
     pod: (pod, container, state) => send('pod', { pod, container, state }),
     error: (error) => {
       const failure = clusterFailure(error);

@@ -26,10 +26,12 @@ export const LogQuery = Type.Object(
   { additionalProperties: false },
 );
 
+// A tail starts at 1 or more of the last lines: @kubernetes/client-node's log follow drops a
+// tailLines of 0 (it would then send the whole log).
 export const PodTailQuery = Type.Object(
   {
     container: Type.Optional(Container),
-    tail_lines: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 100 })),
+    tail_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
     access_token: AccessToken,
   },
   { additionalProperties: false },
@@ -38,7 +40,7 @@ export const PodTailQuery = Type.Object(
 export const NamespaceTailQuery = Type.Object(
   {
     selector: Type.Optional(Type.String({ maxLength: 1000, description: 'A label selector (app=web,tier!=db)' })),
-    tail_lines: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 100 })),
+    tail_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
     access_token: AccessToken,
   },
   { additionalProperties: false },
