@@ -12,6 +12,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    globalSetup: ['scripts/vitest-global-setup.ts'],
     pool: 'forks',
     execArgv: ['--conditions=source'],
     // And the processes tests spawn (node, tsx).
