@@ -148,6 +148,11 @@ describe('cluster client', () => {
     const watching = client.watchPods('watch', 'app=w', (c, p) => changes.push([c, p]), abort.signal);
     await changes.until((c) => c.length === 1);
     running(fake, 'watch', 'w-1');
+    // The server ends the watch (its time is up): the client watches again from where it was.
+    fake.endWatches();
+    await fake.untilStreams((s) => s.watches === 0);
+    await fake.untilStreams((s) => s.watches === 1);
+    expect(fake.requests.at(-1)?.query.resourceVersion).toMatch(/^\d+$/);
     fake.seed(pod('watch', 'w-2', { app: 'w' }));
     fake.remove('Pod', 'watch', 'w-1');
     await changes.until((c) => c.length === 4);

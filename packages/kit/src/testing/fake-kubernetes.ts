@@ -131,6 +131,8 @@ export interface FakeKubernetes {
   setExecutables(namespace: string, pod: string, names: string[]): void;
   /** Exec sessions the server accepted, in order. */
   execs: FakeExecSession[];
+  /** Ends every open watch, as an API server does when a watch's time is up (clients watch again from their last resourceVersion). */
+  endWatches(): void;
   /** Watches and log follows open now. */
   openStreams(): { watches: number; follows: number };
   /** Resolves once `check` holds for the open streams (a test waits for a client to be listening, never sleeps). */
@@ -680,6 +682,7 @@ interface Watcher {
   namespace?: string;
   matches: (object: KubeObject) => boolean;
   send: (type: WatchType, object: KubeObject) => void;
+  end: () => void;
 }
 
 interface LogLine {
@@ -1027,6 +1030,7 @@ export async function startFakeKubernetes(
       matches: (o) => matchesLabels(o.metadata?.labels) && matchesFieldSelector(fieldSelector, o),
       send: (type, object) =>
         res.write(`${JSON.stringify({ type, object: withType(r.kind, structuredClone(object)) })}\n`),
+      end: () => res.end(),
     };
     res.writeHead(200, { 'content-type': 'application/json' });
     // The headers go at once: a client waits for them before it reads any event.
@@ -1390,6 +1394,9 @@ export async function startFakeKubernetes(
       executables.set(`${namespace}/${podName}`, [...names]);
     },
     openStreams,
+    endWatches() {
+      for (const w of [...watchers]) w.end();
+    },
     untilStreams(check) {
       return new Promise<void>((resolve) => {
         if (check(openStreams())) return resolve();

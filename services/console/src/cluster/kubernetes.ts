@@ -233,7 +233,10 @@ export function kubernetesClientFrom(config: KubeConfig): ClusterClient {
     async watchPods(namespace, selector, onChange, signal) {
       const watch = new Watch(config);
       let resourceVersion: string | undefined;
+      let failures = 0;
       while (!signal.aborted) {
+        const started = Date.now();
+        let events = 0;
         const done = await new Promise<unknown>((resolve) => {
           let controller: AbortController | undefined;
           const stop = () => controller?.abort();
@@ -243,7 +246,12 @@ export function kubernetesClientFrom(config: KubeConfig): ClusterClient {
               `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
               { labelSelector: selector || undefined, resourceVersion, allowWatchBookmarks: false },
               (type: string, object: V1Pod) => {
-                if (type === 'ERROR') return;
+                events += 1;
+                if (type === 'ERROR') {
+                  // 410 Gone: the resourceVersion is too old; the next watch starts from the current state.
+                  if ((object as { code?: number }).code === 410) resourceVersion = undefined;
+                  return;
+                }
                 const state = podState(object);
                 resourceVersion = state.resourceVersion || resourceVersion;
                 const change = type === 'ADDED' ? 'added' : type === 'DELETED' ? 'deleted' : 'modified';
@@ -261,10 +269,15 @@ export function kubernetesClientFrom(config: KubeConfig): ClusterClient {
             .catch((error: unknown) => resolve(error));
         });
         if (signal.aborted) return;
+        // The server ends a watch when its time is up (node-fetch may report that as "Premature
+        // close"): a new watch continues from the last resourceVersion seen. An answer with a
+        // status ends the tail, as do three watches in a row failing at once with nothing sent.
         const status = (done as { statusCode?: number } | null)?.statusCode;
         if (status === 410) resourceVersion = undefined;
-        else if (done && status !== undefined) throw clusterError(done);
-        else if (done && !resourceVersion) throw clusterError(done);
+        else if (status !== undefined) throw clusterError(done);
+        const failedAtOnce = done !== null && events === 0 && Date.now() - started < 1000;
+        failures = failedAtOnce ? failures + 1 : 0;
+        if (failures >= 3) throw clusterError(done);
       }
     },
 
