@@ -307,7 +307,7 @@ describe('21 cluster surfaces', () => {
     expect(fake.requests.filter((r) => r.subresource === 'exec').length).toBe(requestsBefore);
   });
 
-  it('21 OPS-015 OPS-056 an admin terminal is a WebSocket running bash that echoes; sh when the image has no bash', async () => {
+  it('21 OPS-015 OPS-056 OPS-060 an admin terminal is a WebSocket running bash that echoes; sh when the image has no bash', async () => {
     const t = terminal(`${base.replace('http', 'ws')}${US}/pods/shop/web-1/exec?access_token=${token('admin')}`);
     await t.opened;
     await t.until((o) => o.includes('$ '));
@@ -321,6 +321,10 @@ describe('21 cluster surfaces', () => {
       tty: true,
       protocol: 'v4.channel.k8s.io',
     });
+    // Logged as a write, before the exec started (OPS-060).
+    expect(h.log.writes()).toContainEqual(
+      expect.objectContaining({ action: 'pod.exec', actor: 'admin@ops.test', target: 'us/core/shop/web-1' }),
+    );
 
     fake.setExecutables('billing', 'api-1', ['sh']);
     const s = terminal(`${base.replace('http', 'ws')}${US}/pods/billing/api-1/exec?access_token=${token('both')}`);

@@ -19,6 +19,7 @@ import {
   PodTailQuery,
 } from '../schemas/cluster.ts';
 import { P, ScopeParams } from '../schemas/common.ts';
+import { logWrite } from '../writes.ts';
 import type { RawRouteModule, RouteDeps, Routes } from './deps.ts';
 import { route } from './deps.ts';
 
@@ -298,14 +299,11 @@ export const TERMINAL_ROUTE: RawRouteModule = async (app, deps) => {
     wsHandler: async (socket: BrowserSocket, req: FastifyRequest) => {
       const params = req.params as { region: string; subscription: string; namespace: string; pod: string };
       const query = req.query as { container?: string };
-      req.log.info(
-        {
-          event: 'console.terminal',
-          actor: req.principal?.email,
-          target: `${params.region}/${params.subscription}/${params.namespace}/${params.pod}`,
-        },
-        'terminal opened',
-      );
+      // A terminal can change anything in the container: logged as a write before the exec starts (OPS-060).
+      logWrite(req, {
+        action: 'pod.exec',
+        target: `${params.region}/${params.subscription}/${params.namespace}/${params.pod}${query.container ? `/${query.container}` : ''}`,
+      });
       await bridgeTerminal(socket, clusterOf(deps, params.region, params.subscription), {
         namespace: params.namespace,
         pod: params.pod,
