@@ -20,14 +20,17 @@ type Deferrable = CompiledQuery & { [WITH_COMMIT]?: true };
  * message and one round trip to a PostgreSQL server (issue 22.1: a command's idempotency record).
  * Its outcome is then known only when the commit answers: a failure (e.g. a unique violation) is
  * thrown by the commit and the transaction rolls back, so the statement must return nothing the
- * caller reads. On PGlite, in process, it simply runs in its place.
+ * caller reads. PGlite's dialect does the same (one engine call for both).
  */
 export function withCommit(query: CompiledQuery): CompiledQuery {
   return { ...query, [WITH_COMMIT]: true } as Deferrable;
 }
 
+/** Whether `query` was marked by `withCommit`. */
+export const isWithCommit = (query: CompiledQuery) => (query as Deferrable)[WITH_COMMIT] === true;
+
 /** A statement's parameters written into its text: the commit travels as one simple-protocol message. */
-function inline(query: CompiledQuery): string {
+export function inline(query: CompiledQuery): string {
   return query.sql.replace(/\$(\d+)/g, (_, n: string) => {
     const v = query.parameters[Number(n) - 1];
     if (v === null || v === undefined) return 'NULL';

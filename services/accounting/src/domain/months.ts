@@ -22,16 +22,24 @@ export const monthFromParts = (year: number, month: number) =>
   `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Each zone's last answer: formatToParts costs ~0.1 ms, and a posting asks once (issue 22). */
+const lastDates = new Map<string, { second: number; date: string }>();
 
 /** The date at `now` in an IANA timezone, as YYYY-MM-DD. */
 export function localDate(now: Date, timezone: string): string {
+  // Zone offsets are whole seconds, so a local date holds for a whole UTC second.
+  const second = Math.floor(now.getTime() / 1000);
+  const last = lastDates.get(timezone);
+  if (last?.second === second) return last.date;
   let f = formatters.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
     formatters.set(timezone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  lastDates.set(timezone, { second, date });
+  return date;
 }
 
 /**
