@@ -16,9 +16,11 @@ import {
   findBrief,
   holdsPassage,
   insertFeedback,
+  type NewRevision,
   publishedBrief,
   writeRevision,
   writeRevisionAlone,
+  writeRevisionsAlone,
 } from '../store/briefs.ts';
 import type { DB } from '../store/db.ts';
 import type { CommandCtx } from './context.ts';
@@ -139,13 +141,66 @@ interface BriefReady {
   model: string;
 }
 
+type Write = (r: NewRevision) => Promise<Awaited<ReturnType<typeof writeRevisionAlone>>>;
+
+/** Most revisions written in one transaction by the job. */
+const BATCH_MAX = 32;
+/** How long the first revision of a batch waits for others (the job's calls do not wait on it). */
+const GATHER_MS = 10;
+
+/**
+ * The job's writes, batched: a revision waits up to GATHER_MS for others ready meanwhile, and
+ * they go in one transaction of a few statements (embedded PGlite spends its CPU per statement,
+ * and runs a whole transaction without yielding to I/O, so without the wait no two replies would
+ * meet). The model calls never wait on a write. A batch that fails is written again one recipient
+ * at a time, so one recipient's failure never loses another's brief.
+ */
+function batchedWrites(database: Database<DB>): Write {
+  const pending: { r: NewRevision; resolve: (w: Awaited<ReturnType<Write>>) => void; reject: (e: unknown) => void }[] =
+    [];
+  let flushing = false;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    timer = undefined;
+    flushing = true;
+    try {
+      while (pending.length > 0) {
+        const batch = pending.splice(0, BATCH_MAX);
+        try {
+          const written = await writeRevisionsAlone(
+            database.db,
+            batch.map((b) => b.r),
+          );
+          for (const [i, b] of batch.entries()) b.resolve(written[i] as Awaited<ReturnType<Write>>);
+        } catch {
+          for (const b of batch) await writeRevisionAlone(database.db, b.r).then(b.resolve, b.reject);
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+  return (r) =>
+    new Promise((resolve, reject) => {
+      pending.push({ r, resolve, reject });
+      if (flushing || timer) return;
+      timer = setTimeout(() => void flush(), GATHER_MS);
+    });
+}
+
 /** Stores what became of a recipient: the brief, or a draft naming the reason. */
-async function store(deps: BriefJobDeps, r: Prepared | BriefReady, date: string, regenerate: boolean): Promise<One> {
+async function store(
+  deps: BriefJobDeps,
+  write: Write,
+  r: Prepared | BriefReady,
+  date: string,
+  regenerate: boolean,
+): Promise<One> {
   if ('done' in r) return r.done;
   const common = { recipient: r.email, date, origin: 'job' as const, writtenBy: deps.writtenBy, now: deps.clock() };
   if ('draft' in r) {
     const { reason, lines, model } = r.draft;
-    await writeRevisionAlone(deps.database.db, {
+    await write({
       ...common,
       text: renderDraft(reason, lines),
       status: 'draft',
@@ -155,7 +210,7 @@ async function store(deps: BriefJobDeps, r: Prepared | BriefReady, date: string,
     return { outcome: 'failed', reason };
   }
   if ('lines' in r) throw new Error('a recipient was stored before its model call');
-  const stored = await writeRevisionAlone(deps.database.db, {
+  const stored = await write({
     ...common,
     text: r.text,
     status: 'published',
@@ -191,9 +246,10 @@ export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): P
   const result: BriefJobResult = { date, written: [], kept: [], failed: [] };
   const queue = [...people];
   const stores: Promise<void>[] = [];
+  const write = batchedWrites(deps.database);
   const finish = (r: Prepared | BriefReady) =>
     stores.push(
-      store(deps, r, date, regenerate).then(
+      store(deps, write, r, date, regenerate).then(
         (one) => {
           if (one.outcome === 'failed') result.failed.push({ email: r.email, reason: one.reason });
           else if (one.outcome === 'written') result.written.push(r.email);

@@ -1,5 +1,5 @@
 import { isoOrThrow, uuidv7 } from '@platform/kit';
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import { type BriefFeedbackKind, type BriefStatus, normalizePassage } from '../domain/briefs.ts';
 import type { Briefs, Db } from './db.ts';
 
@@ -31,10 +31,14 @@ const view = (r: Selectable<Briefs>): BriefView => ({
 
 /**
  * Serializes every write of one recipient's day (the job, a paste, a retried draft), so revisions
- * are numbered once and a concurrent paste and job never both stay published.
+ * are numbered once and a concurrent paste and job never both stay published. Keys are locked in
+ * sorted order, so two writers of several days never wait on each other in a cycle.
  */
-async function lockDay(trx: Db, recipient: string, date: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`brief:${recipient}:${date}`}))`.execute(trx);
+async function lockDays(trx: Db, keys: string[]): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  await sql`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (
+    SELECT k FROM unnest(${sorted}::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n
+  ) AS s`.execute(trx);
 }
 
 /** The day's published brief, if any (the job keeps it unless regenerate: AGT-278). */
@@ -63,63 +67,98 @@ export interface NewRevision {
   keepPublished?: boolean;
 }
 
+type Written = { outcome: 'written'; brief: BriefView } | { outcome: 'kept'; brief: BriefView };
+
+const dayKey = (recipient: string, date: string) => `brief:${recipient}:${date}`;
+
 /**
- * Writes a new revision of a recipient's day, in its own transaction unless given one. A published
- * revision supersedes the day's published brief and its draft (AGT-265, AGT-279); a draft
- * supersedes only an earlier draft, so a failed regenerate leaves the published brief readable.
+ * Writes a new revision of a recipient's day, in the transaction given. A published revision
+ * supersedes the day's published brief and its draft (AGT-265, AGT-279); a draft supersedes only
+ * an earlier draft, so a failed regenerate leaves the published brief readable.
  */
-export async function writeRevision(
-  db: Db,
-  r: NewRevision,
-): Promise<{ outcome: 'written'; brief: BriefView } | { outcome: 'kept'; brief: BriefView }> {
-  const work = async (trx: Db) => {
-    await lockDay(trx, r.recipient, r.date);
-    // Every revision of the day in one read: the live ones and the last number.
-    const day = await trx
-      .selectFrom('briefs')
-      .selectAll()
-      .where('recipient', '=', r.recipient)
-      .where('brief_date', '=', r.date)
-      .execute();
-    const live = day.filter((b) => b.status !== 'superseded');
-    const published = live.find((b) => b.status === 'published');
-    if (r.keepPublished && published) return { outcome: 'kept' as const, brief: view(published) };
-    const lastRevision = day.reduce((n, b) => Math.max(n, b.revision), 0);
-    const id = uuidv7(r.now.getTime());
-    const replaced = live.filter((b) => r.status === 'published' || b.status === 'draft').map((b) => b.id);
-    // The replaced rows leave the partial unique indexes before the new one enters them.
-    if (replaced.length > 0) {
-      await trx
-        .updateTable('briefs')
-        .set({ status: 'superseded', superseded_by: id, superseded_at: r.now })
-        .where('id', 'in', replaced)
-        .execute();
-    }
-    // superseded_by names the row inserted next: the reference is checked at commit (DEFERRABLE).
-    const row = await trx
-      .insertInto('briefs')
-      .values({
-        id,
-        recipient: r.recipient,
-        brief_date: r.date,
-        revision: lastRevision + 1,
-        text: r.text,
-        status: r.status,
-        origin: r.origin,
-        written_by: r.writtenBy,
-        model: r.model,
-        failure: r.failure,
-        created_at: r.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return { outcome: 'written' as const, brief: view(row) };
-  };
-  return work(db);
+export async function writeRevision(db: Db, r: NewRevision): Promise<Written> {
+  return (await writeRevisions(db, [r]))[0] as Written;
 }
 
-/** Runs writeRevision in a transaction of its own (the job: one per recipient). */
+/**
+ * writeRevision for several recipient days (each named once) in the transaction given, in four
+ * statements whatever their number: the morning job writes hundreds, and on embedded PGlite each
+ * statement's cost, not its rows, is most of a write. Answers in the order given.
+ */
+export async function writeRevisions(db: Db, rs: readonly NewRevision[]): Promise<Written[]> {
+  if (rs.length === 0) return [];
+  const keys = rs.map((r) => dayKey(r.recipient, r.date));
+  if (new Set(keys).size !== keys.length) throw new Error('a recipient day is named twice in one write');
+  await lockDays(db, keys);
+  // Every revision of the days in one read: the live ones and the last numbers.
+  const found = await sql<Selectable<Briefs>>`SELECT * FROM briefs
+    WHERE recipient = ANY(${rs.map((r) => r.recipient)}::text[]) AND brief_date = ANY(${rs.map((r) => r.date)}::date[])`
+    .execute(db)
+    .then((q) => q.rows);
+  const days = new Map<string, Selectable<Briefs>[]>();
+  for (const b of found) {
+    const k = dayKey(b.recipient, b.brief_date);
+    const list = days.get(k);
+    if (list) list.push(b);
+    else days.set(k, [b]);
+  }
+  const out: (Written | undefined)[] = [];
+  const replaced: { id: string; by: string; at: Date }[] = [];
+  const rows: Insertable<Briefs>[] = [];
+  const inserted = new Map<string, number>();
+  rs.forEach((r, i) => {
+    const day = days.get(keys[i] as string) ?? [];
+    const live = day.filter((b) => b.status !== 'superseded');
+    const published = live.find((b) => b.status === 'published');
+    if (r.keepPublished && published) {
+      out.push({ outcome: 'kept', brief: view(published) });
+      return;
+    }
+    out.push(undefined);
+    const id = uuidv7(r.now.getTime());
+    for (const b of live)
+      if (r.status === 'published' || b.status === 'draft') replaced.push({ id: b.id, by: id, at: r.now });
+    inserted.set(id, i);
+    rows.push({
+      id,
+      recipient: r.recipient,
+      brief_date: r.date,
+      revision: day.reduce((n, b) => Math.max(n, b.revision), 0) + 1,
+      text: r.text,
+      status: r.status,
+      origin: r.origin,
+      written_by: r.writtenBy,
+      model: r.model,
+      failure: r.failure,
+      created_at: r.now,
+    });
+  });
+  // The replaced rows leave the partial unique indexes before the new ones enter them;
+  // superseded_by names a row inserted next: the reference is checked at commit (DEFERRABLE).
+  if (replaced.length > 0) {
+    const ids = replaced.map((x) => x.id);
+    await sql`UPDATE briefs SET status = 'superseded',
+        superseded_by = (${replaced.map((x) => x.by)}::uuid[])[array_position(${ids}::uuid[], id)],
+        superseded_at = (${replaced.map((x) => x.at.toISOString())}::timestamptz[])[array_position(${ids}::uuid[], id)]
+      WHERE id = ANY(${ids}::uuid[])`.execute(db);
+  }
+  if (rows.length > 0) {
+    for (const row of await db.insertInto('briefs').values(rows).returningAll().execute()) {
+      out[inserted.get(row.id) as number] = { outcome: 'written', brief: view(row) };
+    }
+  }
+  return out.map((w) => {
+    if (!w) throw new Error('a brief revision was neither written nor kept');
+    return w;
+  });
+}
+
+/** Runs writeRevision in a transaction of its own. */
 export const writeRevisionAlone = (db: Db, r: NewRevision) => db.transaction().execute((trx) => writeRevision(trx, r));
+
+/** Runs writeRevisions in one transaction of their own (the job's batches). */
+export const writeRevisionsAlone = (db: Db, rs: readonly NewRevision[]) =>
+  db.transaction().execute((trx) => writeRevisions(trx, rs));
 
 /**
  * The brief a reader sees for one recipient and day: the published one; with drafts, the newest of
