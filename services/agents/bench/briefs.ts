@@ -14,8 +14,8 @@ import type { DB } from '../src/store/db.ts';
 /**
  * The daily-briefs bench: POST /internal/jobs/daily-briefs?regenerate=true for BENCH_BRIEFS_RECIPIENTS
  * (200) people whose model call takes BENCH_BRIEFS_PROVIDER_MS (20 ms) at the provider, against the
- * least the job could take at its concurrency (BENCH_BRIEFS_CONCURRENCY, 8, BRIEF_CONCURRENCY's
- * default): recipients x provider ms / concurrency. Goal: job time / that <= 1.5.
+ * least the job could take at its concurrency (BRIEF_CONCURRENCY as the service reads it,
+ * default 8; BENCH_BRIEFS_CONCURRENCY sets it): recipients x provider ms / concurrency. Goal: job time / that <= 1.5.
  *
  * Each person is read through the real workspace client from a fake workspace speaking its wire,
  * and their call goes through the broker's real app and relay to its fake provider; both run in a
@@ -71,7 +71,6 @@ export async function briefsBench(o: BriefsBenchOptions) {
   const { kind, run } = o;
   const recipients = o.recipients ?? num('BENCH_BRIEFS_RECIPIENTS', 200);
   const providerMs = o.providerMs ?? num('BENCH_BRIEFS_PROVIDER_MS', 20);
-  const concurrency = o.concurrency ?? num('BENCH_BRIEFS_CONCURRENCY', 8);
   const rounds = o.rounds ?? num('BENCH_BRIEFS_ROUNDS', 3);
   const people = Array.from({ length: recipients }, (_, i) => `person${String(i).padStart(4, '0')}@briefs.bench`);
   const peers = await startPeers(providerMs);
@@ -81,7 +80,10 @@ export async function briefsBench(o: BriefsBenchOptions) {
     SCHEDULER_TOKEN: SCHEDULER,
     DEV_AUTH: '1',
     LOG_LEVEL: 'silent',
+    ...(process.env.BENCH_BRIEFS_CONCURRENCY ? { BRIEF_CONCURRENCY: process.env.BENCH_BRIEFS_CONCURRENCY } : {}),
   });
+  // The job's own setting (BRIEF_CONCURRENCY, as start.ts passes it), so the least is the job's.
+  const concurrency = o.concurrency ?? config.BRIEF_CONCURRENCY;
   const app = (await buildApp({
     database: bench.database,
     authenticator: agentsAuthenticator(config),
