@@ -14,6 +14,7 @@ import { agentsAuthenticator, callerPolicy } from '../src/auth.ts';
 import { httpBroker } from '../src/clients/broker.ts';
 import { httpWorkspace } from '../src/clients/workspace.ts';
 import { mailDomainOf } from '../src/start.ts';
+import { writeRevisionsAlone } from '../src/store/briefs.ts';
 import { ADMIN, type Harness, harness, OWNER } from './harness.ts';
 
 /**
@@ -384,5 +385,53 @@ describe('feedback and speech', () => {
       expect(errorCodes(r)).toEqual(['passage_not_in_brief']);
     }
     expect(speechCalls()).toHaveLength(0);
+  });
+});
+
+describe('the job’s batched writes', () => {
+  it('20 AGT-265 AGT-278 AGT-279 AGT-266 several recipients’ revisions in one write: each day decided as if written alone', async () => {
+    const at = new Date(NOW);
+    const base = { date: TODAY, origin: 'job' as const, writtenBy: 'scheduler', now: at };
+    const pub = (recipient: string, text: string, keepPublished = false) => ({
+      ...base,
+      recipient,
+      text,
+      status: 'published' as const,
+      model: 'gpt-4.1-mini',
+      failure: null,
+      keepPublished,
+    });
+    const draft = (recipient: string) => ({
+      ...base,
+      recipient,
+      text: 'Not written',
+      status: 'draft' as const,
+      model: null,
+      failure: 'broker_unavailable',
+    });
+    // Ana: published, then a draft; Bo: published; Cy: nothing yet.
+    await writeRevisionsAlone(h.db, [pub(ANA, 'Ana one'), pub(BO, 'Bo one')]);
+    await writeRevisionsAlone(h.db, [draft(ANA)]);
+    const out = await writeRevisionsAlone(h.db, [pub(ANA, 'Ana two'), pub(BO, 'Bo kept?', true), draft(CY)]);
+    expect(out.map((w) => [w.outcome, w.brief.recipient, w.brief.revision, w.brief.status])).toEqual([
+      ['written', ANA, 3, 'published'],
+      ['kept', BO, 1, 'published'],
+      ['written', CY, 1, 'draft'],
+    ]);
+    // Ana's new brief superseded both her published brief and her draft; Bo's was kept untouched.
+    const ana = await rows(ANA);
+    expect(ana.map((b) => [b.revision, b.status, b.superseded_by])).toEqual([
+      [1, 'superseded', out[0]?.brief.id],
+      [2, 'superseded', out[0]?.brief.id],
+      [3, 'published', null],
+    ]);
+    expect((await rows(BO)).map((b) => [b.text, b.status])).toEqual([['Bo one', 'published']]);
+    // A draft supersedes only an earlier draft: the published brief stays readable.
+    await writeRevisionsAlone(h.db, [draft(ANA), draft(CY)]);
+    expect((await rows(ANA)).map((b) => b.status)).toEqual(['superseded', 'superseded', 'published', 'draft']);
+    expect((await rows(CY)).map((b) => b.status)).toEqual(['superseded', 'draft']);
+    // A recipient day named twice is refused whole: nothing written.
+    await expect(writeRevisionsAlone(h.db, [pub(BO, 'x'), pub(BO, 'y')])).rejects.toThrow(/named twice/);
+    expect(await rows(BO)).toHaveLength(1);
   });
 });
