@@ -49,7 +49,9 @@ describe('fake Kubernetes API streams', () => {
   it('kit fake kubernetes: a pending pod has no log yet; a running one answers text with timestamps and limits', async () => {
     const waiting = await fetch(`${fake.url}/api/v1/namespaces/ns/pods/p1/log`);
     expect(waiting.status).toBe(400);
-    expect(((await waiting.json()) as { message: string }).message).toBe('container "app" in pod "p1" is waiting to start: ContainerCreating');
+    expect(((await waiting.json()) as { message: string }).message).toBe(
+      'container "app" in pod "p1" is waiting to start: ContainerCreating',
+    );
     fake.setStatus('Pod', 'ns', 'p1', { phase: 'Running' });
     fake.appendLog('ns', 'p1', ['alpha', 'beta'], { time: new Date('2026-11-26T10:00:00.123Z') });
     const res = await fetch(`${fake.url}/api/v1/namespaces/ns/pods/p1/log?timestamps=true&tailLines=1`);
