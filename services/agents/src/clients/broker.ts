@@ -1,4 +1,5 @@
 import { AppError } from '@platform/kit';
+import { Pool } from 'undici';
 
 /** One message of an OpenAI chat-completions request. */
 export interface ChatMessage {
@@ -47,6 +48,7 @@ export interface HttpBrokerOptions {
   serviceToken: string | undefined;
   /** AGENTS_UPSTREAM_TIMEOUT_MS. */
   timeoutMs: number;
+  /** Replaces the HTTP calls (tests); by default chat goes over one keep-alive undici pool and speech over fetch. */
   fetch?: typeof fetch;
 }
 
@@ -70,6 +72,8 @@ export function httpBroker(o: HttpBrokerOptions): BrokerClient {
   const doFetch = o.fetch ?? fetch;
   const base = o.baseUrl.replace(/\/+$/, '');
   const url = `${base}/v1/relay/chat/completions`;
+  const pool = o.fetch ? undefined : new Pool(new URL(base).origin, { connections: 32, keepAliveTimeout: 30_000 });
+  const chatPath = `${new URL(base).pathname.replace(/\/+$/, '')}/v1/relay/chat/completions`;
   return {
     async speech(req) {
       let res: Response;
@@ -100,23 +104,47 @@ export function httpBroker(o: HttpBrokerOptions): BrokerClient {
     },
 
     async chat(turn) {
-      let res: Response;
-      try {
-        res = await doFetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(o.serviceToken ? { 'x-platform-service-token': o.serviceToken } : {}),
-            'x-platform-on-behalf-of': turn.onBehalfOf,
-          },
-          body: JSON.stringify({ model: turn.model, messages: turn.messages }),
-          signal: AbortSignal.timeout(o.timeoutMs),
-        });
-      } catch (e) {
-        throw brokerUnavailable((e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message);
+      const headers = {
+        'content-type': 'application/json',
+        ...(o.serviceToken ? { 'x-platform-service-token': o.serviceToken } : {}),
+        'x-platform-on-behalf-of': turn.onBehalfOf,
+      };
+      const request = JSON.stringify({ model: turn.model, messages: turn.messages });
+      let status: number;
+      let text: string;
+      if (pool) {
+        // The morning's briefs make hundreds of calls: undici's request writes the body with its
+        // headers, where fetch streams it through web streams (most of a call's CPU here).
+        try {
+          const res = await pool.request({
+            method: 'POST',
+            path: chatPath,
+            headers,
+            body: request,
+            headersTimeout: o.timeoutMs,
+            bodyTimeout: o.timeoutMs,
+          });
+          status = res.statusCode;
+          text = await res.body.text().catch(() => '');
+        } catch (e) {
+          throw brokerUnavailable(/Timeout/.test((e as Error).name) ? 'timed out' : (e as Error).message);
+        }
+      } else {
+        let res: Response;
+        try {
+          res = await doFetch(url, {
+            method: 'POST',
+            headers,
+            body: request,
+            signal: AbortSignal.timeout(o.timeoutMs),
+          });
+        } catch (e) {
+          throw brokerUnavailable((e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message);
+        }
+        status = res.status;
+        text = await res.text().catch(() => '');
       }
-      const text = await res.text().catch(() => '');
-      if (!res.ok) throw brokerUnavailable(`status ${res.status}`);
+      if (status < 200 || status >= 300) throw brokerUnavailable(`status ${status}`);
       let body: ChatCompletion;
       try {
         body = JSON.parse(text) as ChatCompletion;
