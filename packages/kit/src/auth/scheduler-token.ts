@@ -39,3 +39,14 @@ export function schedulerTokenAuthenticator(o: SchedulerTokenOptions): Authentic
     },
   };
 }
+
+/**
+ * The guard of a scheduler-only route (a job): its action may admit others who pass every policy (a
+ * Super Admin), but only the scheduler runs a job; anyone else is unauthenticated there (401,
+ * DECISIONS item 8).
+ */
+export async function schedulerOnly(req: FastifyRequest): Promise<void> {
+  if (req.principal?.id !== SCHEDULER_PRINCIPAL.id) {
+    throw unauthorized('The scheduler token (X-Platform-Scheduler-Token) is required');
+  }
+}

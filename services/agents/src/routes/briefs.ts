@@ -1,6 +1,5 @@
-import { Command, Envelope, forbidden, SCHEDULER_PRINCIPAL, unauthorized } from '@platform/kit';
+import { Command, Envelope, forbidden, schedulerOnly } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import {
   briefDate,
   briefFeedback,
@@ -26,13 +25,6 @@ import { briefOf, briefsOfDay } from '../store/briefs.ts';
 import { JOBS_PREFIX, type Routes, route } from './deps.ts';
 
 const tags = ['briefs'];
-
-/** Only the scheduler runs the job; a Super Admin passing the action is still no scheduler (401, DECISIONS item 8). */
-const schedulerOnly = async (req: FastifyRequest) => {
-  if (req.principal?.id !== SCHEDULER_PRINCIPAL.id) {
-    throw unauthorized('The scheduler token (X-Platform-Scheduler-Token) is required');
-  }
-};
 
 /** Daily briefs (spec 3, Briefs and coaching; AGT-261..AGT-282). */
 export const BRIEF_ROUTES: Routes = [

@@ -1,6 +1,5 @@
-import { Command, Envelope, SCHEDULER_PRINCIPAL, unauthorized } from '@platform/kit';
+import { Command, Envelope, schedulerOnly } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { changeCoaching, coachingFeedback, readCoaching } from '../commands/coaching.ts';
 import { coachingIncomplete, weeklyCoaching } from '../commands/coaching-job.ts';
 import {
@@ -16,13 +15,6 @@ import { CallerHeaders } from '../schemas/common.ts';
 import { JOBS_PREFIX, type Routes, route } from './deps.ts';
 
 const tags = ['coaching'];
-
-/** Only the scheduler runs a job; a Super Admin passing the action is still no scheduler (401, DECISIONS item 8). */
-const schedulerOnly = async (req: FastifyRequest) => {
-  if (req.principal?.id !== SCHEDULER_PRINCIPAL.id) {
-    throw unauthorized('The scheduler token (X-Platform-Scheduler-Token) is required');
-  }
-};
 
 const OWN =
   'Coaching is the caller’s own: a person signed in as themselves (the shared service token is refused, 403); ' +

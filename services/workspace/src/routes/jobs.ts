@@ -1,6 +1,5 @@
-import { AppError, Envelope, SCHEDULER_PRINCIPAL, unauthorized } from '@platform/kit';
+import { AppError, Envelope, schedulerOnly } from '@platform/kit';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { expireGrants } from '../jobs/expire-grants.ts';
 import { expireSessions } from '../jobs/expire-sessions.ts';
 import { flowToolsSync } from '../jobs/flow-tools-sync.ts';
@@ -14,16 +13,6 @@ import type { JobSettings } from './jobs-deps.ts';
 
 const tags = ['internal jobs'];
 export const JOBS_PREFIX = '/internal/jobs/';
-
-/**
- * Only the platform's scheduler runs a job: X-Platform-Scheduler-Token (DECISIONS item 8). The
- * action (workspace.run_jobs) admits only service:scheduler; this guard keeps anyone else who
- * might pass it (a super admin) out as unauthenticated, as the decision says.
- */
-const schedulerOnly = async (req: FastifyRequest) => {
-  if (req.principal?.id !== SCHEDULER_PRINCIPAL.id)
-    throw unauthorized('The scheduler token (X-Platform-Scheduler-Token) is required');
-};
 
 const JOB_DOC =
   'Internal job (scheduler only): X-Platform-Scheduler-Token is required (missing or wrong: 401, and the job does not run; ' +
