@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'results.json');
 const args = [
@@ -21,6 +21,14 @@ try {
   const r = JSON.parse(readFileSync(out, 'utf8'));
   passed = r.numPassedTests;
   failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+  // The slowest files, so a suite that grows past CI's time is seen where it grows.
+  const slowest = (r.testResults ?? [])
+    .map((f) => ({ file: relative(process.cwd(), f.name), ms: (f.endTime ?? 0) - (f.startTime ?? 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 8);
+  if (slowest.length > 0) {
+    console.log(`slowest files: ${slowest.map((s) => `${s.file} ${(s.ms / 1000).toFixed(0)} s`).join(', ')}`);
+  }
 } catch {
   failed = Math.max(failed, 1);
 }
