@@ -176,4 +176,32 @@ describe.skipIf(!natsUrl)('bus topology on NATS JetStream (TEST_NATS_URL)', () =
       await bus.close();
     }
   });
+  it('22 WS-589 a subscriber never holds more than its concurrency: the next message waits for a free slot', async () => {
+    const service = `k${randomUUID().slice(0, 8)}`;
+    const bus = await NatsBus.connect(natsUrl as string, { topologies: [topology(service)] });
+    try {
+      const ns = [1, 2, 3, 4, 5, 6, 7, 8];
+      await bus.publish(ns.map((n) => ({ id: randomUUID(), subject: `${service}.record.n`, data: { n } })));
+      let held = 0;
+      let most = 0;
+      const done: number[] = [];
+      const stop = await bus.subscribe(
+        `${service}.record.>`,
+        'record_audit',
+        async (m) => {
+          most = Math.max(most, ++held);
+          await new Promise((r) => setTimeout(r, 20));
+          held--;
+          done.push((m.data as { n: number }).n);
+        },
+        { concurrency: 2 },
+      );
+      await waitFor(() => (done.length === ns.length ? true : undefined), 'every message handled');
+      expect(done.sort((a, b) => a - b)).toEqual(ns);
+      expect(most).toBe(2);
+      await stop();
+    } finally {
+      await bus.close();
+    }
+  });
 });

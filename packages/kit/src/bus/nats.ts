@@ -42,7 +42,10 @@ export class NatsBus implements Bus {
     url: string,
     opts: { streams?: string[]; topologies?: BusTopology[]; ackWaitMs?: number } = {},
   ): Promise<NatsBus> {
-    const nc = await connect({ servers: url.replace(/^nats:\/\//, ''), name: 'platform' });
+    // No async traces: the client would otherwise build two Error objects with stacks per request
+    // (every JetStream publish is one), a fifth of a publish's cost; a failed publish is reported
+    // by its message, which keeps saying what failed.
+    const nc = await connect({ servers: url.replace(/^nats:\/\//, ''), name: 'platform', noAsyncTraces: true });
     const bus = new NatsBus(nc, opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     try {
       for (const service of opts.streams ?? []) await bus.declare({ service });
@@ -223,20 +226,29 @@ export class NatsBus implements Bus {
     const consumer = await jetstream(this.nc).consumers.get(stream, durable);
     const concurrency = Math.max(1, opts.concurrency ?? 1);
     const messages = await consumer.consume(concurrency > 1 ? { max_messages: Math.max(100, concurrency * 2) } : {});
-    const inFlight = new Set<Promise<void>>();
+    // Messages held at once are counted, and the reader waits for a slot when all are taken (a
+    // race over every held message's promise would attach `concurrency` reactions per message).
+    let held = 0;
+    let slotFree: (() => void) | undefined;
+    const release = () => {
+      held--;
+      const wake = slotFree;
+      slotFree = undefined;
+      wake?.();
+    };
     void (async () => {
       for await (const m of messages) {
         const id = m.headers?.get('Nats-Msg-Id') ?? `${m.info.stream}:${m.seq}`;
-        const done: Promise<void> = (async () => {
+        held++;
+        void (async () => {
           try {
             await handler({ id, subject: m.subject, data: JSON.parse(dec.decode(m.data)) });
             m.ack();
           } catch {
             m.nak();
           }
-        })().finally(() => inFlight.delete(done));
-        inFlight.add(done);
-        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+        })().finally(release);
+        if (held >= concurrency) await new Promise<void>((r) => (slotFree = r));
       }
     })();
     return async () => {
