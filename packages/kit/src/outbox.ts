@@ -54,6 +54,11 @@ export interface OutboxPublisherOptions {
   /** A send not finished within this fails and is retried at the next poll (default 10 s). */
   sendTimeoutMs?: number;
   /**
+   * Batches on the bus at once, awaiting its answers (default 4). They go out in order on one
+   * connection; a failed one is resent at the next poll, after those sent behind it.
+   */
+  inFlight?: number;
+  /**
    * How long a claim keeps other publishers off its rows (default 60 s). Longer than the send
    * timeout, so a live publisher's rows are taken over only when it died or stalled.
    */
@@ -128,9 +133,10 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
 
   /**
    * Publish until the outbox has nothing claimable or a send fails; returns how many events went
-   * out. Batches go onto the bus one after another (each topic's events keep their order), but the
-   * database work around them overlaps the bus's answers: the next batch is claimed while one is
-   * sent, and a sent batch is marked while the next one travels.
+   * out. Batches go onto the bus in the order they were claimed, on one connection, so each
+   * topic's events keep their order; up to `inFlight` sends travel at once (a send does not wait
+   * for the bus's answers to the one before), and the database work overlaps them: the next batch
+   * is claimed while others travel, and sent batches are marked, in order, as their answers come.
    */
   async drain(): Promise<number> {
     if (this.running) return this.running;
@@ -142,49 +148,64 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
 
   private async pipeline(): Promise<number> {
     let total = 0;
-    let markFailed = false;
+    let stopped = false;
     let marking: Promise<void> = Promise.resolve();
+    const travelling = new Set<Promise<void>>();
+    const window = Math.max(1, this.opts.inFlight ?? 4);
     let claiming = settledLater(this.claim());
     let claimedAhead = false;
+    /** One batch onto the bus; its mark (or release) follows, marks in the order of the sends. */
+    const send = (batch: Batch, previous: Promise<void>) =>
+      (async () => {
+        const sent = await withTimeout(this.bus.publish(batch.messages), this.opts.sendTimeoutMs ?? 10_000);
+        if (!sent.ok) {
+          stopped = true;
+          // The claim goes back at once (not at its lease's end), so the next poll resends in order.
+          await previous.catch(() => undefined);
+          await releaseRows(this.db, batch.token, batch.ids, sent.error.message);
+          this.opts.onError?.(sent.error);
+          return;
+        }
+        await previous;
+        total += await markPublished(this.db, batch.token, batch.ids, this.clock());
+        await this.published(batch.messages);
+      })().catch((e) => {
+        // A mark that failed stops the drain as a synchronous one would: nothing more is sent.
+        stopped = true;
+        throw e;
+      });
     try {
       for (;;) {
         let batch = await claiming;
         claiming = settledLater(Promise.resolve(NO_BATCH));
-        // A claim made ahead ran before the send it overlapped ended: rows written since then are
+        // A claim made ahead ran before the sends it overlapped ended: rows written since then are
         // looked for once more before the drain counts the outbox empty.
-        if (batch.rows.length === 0 && claimedAhead) batch = await this.claim();
+        if (batch.rows.length === 0 && claimedAhead && !stopped) {
+          await Promise.allSettled(travelling);
+          if (!stopped) batch = await this.claim();
+        }
         claimedAhead = false;
-        // A mark that failed stops the drain as a synchronous one would: nothing more is sent.
-        if (batch.rows.length === 0 || markFailed) {
+        if (batch.rows.length === 0 || stopped) {
           if (batch.rows.length) await unclaimRows(this.db, batch.token, batch.ids);
           break;
         }
         claiming = settledLater(this.claim());
         claimedAhead = true;
-        const sent = await withTimeout(this.bus.publish(batch.messages), this.opts.sendTimeoutMs ?? 10_000);
-        if (!sent.ok) {
-          // The claim goes back at once (not at its lease's end), so the next poll resends in order.
-          await releaseRows(this.db, batch.token, batch.ids, sent.error.message);
-          this.opts.onError?.(sent.error);
-          break;
-        }
-        const previous = marking;
-        marking = settledLater(
-          (async () => {
-            await previous;
-            total += await markPublished(this.db, batch.token, batch.ids, this.clock());
-            await this.published(batch.messages);
-          })().catch((e) => {
-            markFailed = true;
-            throw e;
-          }),
+        marking = settledLater(send(batch, marking));
+        const done = marking.then(
+          () => undefined,
+          () => undefined,
         );
+        travelling.add(done);
+        void done.then(() => travelling.delete(done));
+        if (travelling.size >= window) await Promise.race(travelling);
       }
     } finally {
       // However the loop ended: a batch claimed ahead and not sent goes back at once, and the
-      // marks of sent batches are written (or have failed) before drain answers.
+      // sends under way are answered and marked (or have failed) before drain answers.
       const ahead = await claiming.catch(() => NO_BATCH);
       if (ahead.rows.length) await unclaimRows(this.db, ahead.token, ahead.ids);
+      await Promise.allSettled(travelling);
       await marking;
     }
     return total;

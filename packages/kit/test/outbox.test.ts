@@ -182,3 +182,32 @@ describe('13.5 the publisher holds no transaction across the bus', () => {
     expect(real.log.map((m) => m.id)).toEqual(await eventIds(service));
   });
 });
+
+describe('22 the publisher keeps several batches on the bus at once', () => {
+  it('22 a send does not wait for the answers to the one before, and the bus still gets the rows in the order they were written', async () => {
+    await drainAll();
+    const service = `s${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 8; i++) await command(service, `event ${i}`);
+    const order: string[] = [];
+    const answers: (() => void)[] = [];
+    let startedTogether = 0;
+    const bus: Bus = {
+      publish: (messages) => {
+        order.push(...messages.map((m) => m.id));
+        startedTogether = Math.max(startedTogether, answers.length + 1);
+        return new Promise<Result<void>>((resolve) => {
+          answers.push(() => resolve(ok(undefined)));
+          // The bus answers only once three sends are out (or the last is).
+          if (answers.length === 3 || order.length === 8) for (const a of answers.splice(0)) a();
+        });
+      },
+      subscribe: async () => async () => {},
+      close: async () => {},
+    };
+    const publisher = new OutboxPublisher(database.db, bus, { pollMs: 1_000, batch: 2, inFlight: 3 });
+    expect(await within(publisher.drain(), 'drain with three batches in flight')).toBe(8);
+    expect(startedTogether).toBe(3);
+    expect(order).toEqual(await eventIds(service));
+    expect(await unsent(service)).toBe(0);
+  });
+});
