@@ -20,12 +20,24 @@ const MAX_VALUE = 80;
 const MAX_LIST = 10;
 
 /** camelCase field name as words: projectId → project, changedFields → changed fields. */
-const words = (key: string) =>
+const toWords = (key: string) =>
   key
     .replace(/Id$/, '')
     .replace(/Ids$/, 's')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
+
+/** Events carry a few dozen field names in all: each is put into words once (at most WORDS_MAX kept). */
+const wordsOf = new Map<string, string>();
+const WORDS_MAX = 1_000;
+const words = (key: string) => {
+  let w = wordsOf.get(key);
+  if (w === undefined) {
+    w = toWords(key);
+    if (wordsOf.size < WORDS_MAX) wordsOf.set(key, w);
+  }
+  return w;
+};
 
 const short = (v: unknown): string => {
   if (v === null || v === undefined) return 'none';
