@@ -28,6 +28,12 @@ import { callerHint, type RouteDeps, type Routes, readCaller, route } from './de
 
 const tags = ['property-management'];
 
+// The read tools answer from the shared cache: their data is serialized once per cached answer
+// (reply.envelopeCached), by these schemas, the same the responses declare.
+const MoveInRows = Type.Array(MoveInRow);
+const GapRows = Type.Array(GapRow);
+const MissingEmailRows = Type.Array(MissingEmailRow);
+
 const isSelf = (deps: RouteDeps, input: ToolInput) => {
   const p = input.principal;
   const service = p.kind === 'service' || p.via === 'service_token';
@@ -105,11 +111,11 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     command: false,
     params: AgentIdParams,
     body: PropertyBody,
-    response: Envelope(Type.Array(MoveInRow)),
+    response: Envelope(MoveInRows),
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelope(await listMoveIns(deps, input.body.data.property_code));
+      return input.reply.envelopeCached(await listMoveIns(deps, input.body.data.property_code), MoveInRows);
     },
   }),
 
@@ -132,7 +138,7 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
       const { property_code, resident_code } = input.body.data;
-      return input.reply.envelope(await checkResidentAccess(deps, property_code, resident_code));
+      return input.reply.envelopeCached(await checkResidentAccess(deps, property_code, resident_code), ResidentAccess);
     },
   }),
 
@@ -150,11 +156,11 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     command: false,
     params: AgentIdParams,
     body: PropertyBody,
-    response: Envelope(Type.Array(GapRow)),
+    response: Envelope(GapRows),
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelope(await listUnitMappingGaps(deps, input.body.data.property_code));
+      return input.reply.envelopeCached(await listUnitMappingGaps(deps, input.body.data.property_code), GapRows);
     },
   }),
 
@@ -205,11 +211,14 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     command: false,
     params: AgentIdParams,
     body: PropertyBody,
-    response: Envelope(Type.Array(MissingEmailRow)),
+    response: Envelope(MissingEmailRows),
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelope(await listMissingPmsEmails(deps, input.body.data.property_code));
+      return input.reply.envelopeCached(
+        await listMissingPmsEmails(deps, input.body.data.property_code),
+        MissingEmailRows,
+      );
     },
   }),
 
