@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Bus, BusMessage } from './bus/bus.ts';
 import { publicSubject, restrictedSubject } from './bus/bus.ts';
 import { type Db, type KitTables, kitTables } from './db/database.ts';
+import { fail } from './errors.ts';
 import { uuidv7 } from './ids.ts';
 
 /** What every event carries around its data. */
@@ -101,6 +102,8 @@ export const outboxMessageId = (row: { event_id: string; republished?: number | 
 export class OutboxPublisher<DB extends KitTables = KitTables> {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Set while stop() waits for a running drain: that drain claims no more batches. */
+  private cutShort = false;
   private running: Promise<number> | undefined;
   private readonly clock: () => Date;
   constructor(
@@ -128,7 +131,14 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.running;
+    // The drain under way ends after the batches it has on the bus; a drain called after stop()
+    // (a last one at shutdown) runs whole.
+    this.cutShort = this.running !== undefined;
+    try {
+      await this.running;
+    } finally {
+      this.cutShort = false;
+    }
   }
 
   /**
@@ -151,22 +161,29 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
     let stopped = false;
     let marking: Promise<void> = Promise.resolve();
     const travelling = new Set<Promise<void>>();
-    const window = Math.max(1, this.opts.inFlight ?? 4);
+    const asked = this.opts.inFlight;
+    const window = asked !== undefined && Number.isInteger(asked) && asked >= 1 ? asked : 4;
     let claiming = settledLater(this.claim());
     let claimedAhead = false;
-    /** One batch onto the bus; its mark (or release) follows, marks in the order of the sends. */
+    /**
+     * One batch onto the bus; its mark (or release) follows, marks in the order of the sends. A
+     * batch the bus took is marked even when an earlier batch's mark failed (it was delivered), so
+     * only the batch whose mark failed waits out its lease.
+     */
     const send = (batch: Batch, previous: Promise<void>) =>
       (async () => {
-        const sent = await withTimeout(this.bus.publish(batch.messages), this.opts.sendTimeoutMs ?? 10_000);
+        const sent = await withTimeout(
+          this.bus.publish(batch.messages).catch((e: Error) => fail(e, true)),
+          this.opts.sendTimeoutMs ?? 10_000,
+        );
+        await previous.catch(() => undefined);
         if (!sent.ok) {
           stopped = true;
           // The claim goes back at once (not at its lease's end), so the next poll resends in order.
-          await previous.catch(() => undefined);
           await releaseRows(this.db, batch.token, batch.ids, sent.error.message);
           this.opts.onError?.(sent.error);
           return;
         }
-        await previous;
         total += await markPublished(this.db, batch.token, batch.ids, this.clock());
         await this.published(batch.messages);
       })().catch((e) => {
@@ -180,12 +197,14 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
         claiming = settledLater(Promise.resolve(NO_BATCH));
         // A claim made ahead ran before the sends it overlapped ended: rows written since then are
         // looked for once more before the drain counts the outbox empty.
-        if (batch.rows.length === 0 && claimedAhead && !stopped) {
+        if (batch.rows.length === 0 && claimedAhead && !stopped && !this.cutShort) {
           await Promise.allSettled(travelling);
-          if (!stopped) batch = await this.claim();
+          if (!stopped && !this.cutShort) batch = await this.claim();
         }
         claimedAhead = false;
-        if (batch.rows.length === 0 || stopped) {
+        // stop() ends the drain it finds running here too (the rest waits in the outbox), so a
+        // shutdown under a steady stream of commands does not wait for the outbox to empty.
+        if (batch.rows.length === 0 || stopped || this.cutShort) {
           if (batch.rows.length) await unclaimRows(this.db, batch.token, batch.ids);
           break;
         }

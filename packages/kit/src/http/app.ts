@@ -163,7 +163,10 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     }
     let bytes = bySchema.get(data);
     if (!bytes) {
-      bytes = Buffer.from((this.compileSerializationSchema(schema) as (v: unknown) => string)(data));
+      const json = (this.compileSerializationSchema(schema) as (v: unknown) => string)(data);
+      // Outside Node's shared pool: a small answer kept in the pool would hold its whole 8 KB slab.
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      bytes.write(json);
       bySchema.set(data, bytes);
     }
     this.type('application/json; charset=utf-8');
