@@ -26,10 +26,11 @@ beforeAll(async () => {
       a.get('/v1/plain', { schema: { response: { 200: Envelope(Rows) } } }, async (_req, reply) =>
         reply.envelope(cached),
       );
+      a.get('/v1/undeclared', async (_req, reply) => reply.envelopeCached(cached) as never);
       a.get(
         '/v1/cached',
         { schema: { response: { 200: Envelope(Rows) } } },
-        async (_req, reply) => reply.envelopeCached(cached, Rows) as never,
+        async (_req, reply) => reply.envelopeCached(cached) as never,
       );
     },
   });
@@ -47,6 +48,11 @@ describe('22 an answer from a cache is serialized once (reply.envelopeCached)', 
     expect(JSON.stringify(f.payload)).not.toContain('secret');
     expect(f.header).toMatchObject({ service: 'cachedsvc', api_version: 'v1', request_id: 'req-cached' });
     expect(Date.parse(f.header.timestamp)).not.toBeNaN();
+  });
+
+  it('22 AGT-152 the data is serialized by the schema the route declares for its status; a route declaring none is a programming error (500)', async () => {
+    const answer = await app.inject({ method: 'GET', url: '/v1/undeclared' });
+    expect(answer.statusCode).toBe(500);
   });
 
   it('22 AGT-152 the data of one cached object is serialized the first time only; each answer gets a fresh header', async () => {

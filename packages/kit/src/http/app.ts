@@ -115,11 +115,25 @@ declare module 'fastify' {
     ): { header: HeaderValue; payload: M extends undefined ? { data: T } : { data: T; meta: M } };
     /**
      * The envelope of a cached answer, as JSON bytes: `data` (an object never changed once
-     * cached) is serialized by `schema` the first time it is answered and its bytes reused after;
-     * only the header is written per request. The same bytes `envelope(data)` would give.
+     * cached) is serialized the first time it is answered, by the data schema of the route's
+     * declared response for the reply's status, and its bytes reused after; only the header is
+     * written per request. The same bytes `envelope(data)` would give.
      */
-    envelopeCached(data: object, schema: TSchema): Buffer;
+    envelopeCached(data: object): Buffer;
   }
+}
+
+/** The `payload.data` schema of the response a route declares for the reply's status. */
+function declaredDataSchema(reply: FastifyReply): TSchema {
+  const responses = reply.request.routeOptions.schema?.response as Record<string, TSchema> | undefined;
+  const declared = responses?.[String(reply.statusCode)];
+  const data = declared?.properties?.payload?.properties?.data as TSchema | undefined;
+  if (!data) {
+    throw new Error(
+      `${reply.request.method} ${reply.request.routeOptions.url}: no declared envelope for ${reply.statusCode}`,
+    );
+  }
+  return data;
 }
 
 /** Serialized cached answers, per data schema and data object (both held weakly). */
@@ -155,7 +169,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<App> {
     } as never;
   });
 
-  app.decorateReply('envelopeCached', function (this: FastifyReply, data: object, schema: TSchema) {
+  app.decorateReply('envelopeCached', function (this: FastifyReply, data: object) {
+    const schema = declaredDataSchema(this);
     let bySchema = cachedData.get(schema);
     if (!bySchema) {
       bySchema = new WeakMap();

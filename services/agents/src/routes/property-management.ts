@@ -29,7 +29,7 @@ import { callerHint, type RouteDeps, type Routes, readCaller, route } from './de
 const tags = ['property-management'];
 
 // The read tools answer from the shared cache: their data is serialized once per cached answer
-// (reply.envelopeCached), by these schemas, the same the responses declare.
+// (reply.envelopeCached, by the response each declares).
 const MoveInRows = Type.Array(MoveInRow);
 const GapRows = Type.Array(GapRow);
 const MissingEmailRows = Type.Array(MissingEmailRow);
@@ -115,7 +115,7 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelopeCached(await listMoveIns(deps, input.body.data.property_code), MoveInRows);
+      return input.reply.envelopeCached(await listMoveIns(deps, input.body.data.property_code));
     },
   }),
 
@@ -138,7 +138,7 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
       const { property_code, resident_code } = input.body.data;
-      return input.reply.envelopeCached(await checkResidentAccess(deps, property_code, resident_code), ResidentAccess);
+      return input.reply.envelopeCached(await checkResidentAccess(deps, property_code, resident_code));
     },
   }),
 
@@ -160,7 +160,7 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelopeCached(await listUnitMappingGaps(deps, input.body.data.property_code), GapRows);
+      return input.reply.envelopeCached(await listUnitMappingGaps(deps, input.body.data.property_code));
     },
   }),
 
@@ -215,10 +215,7 @@ export const PROPERTY_MANAGEMENT_ROUTES: Routes = [
     errors: [...access, ...connector],
     handler: async (input, deps) => {
       await readToolAccess(deps, input);
-      return input.reply.envelopeCached(
-        await listMissingPmsEmails(deps, input.body.data.property_code),
-        MissingEmailRows,
-      );
+      return input.reply.envelopeCached(await listMissingPmsEmails(deps, input.body.data.property_code));
     },
   }),
 
