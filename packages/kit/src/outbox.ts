@@ -159,6 +159,7 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
   private async pipeline(): Promise<number> {
     let total = 0;
     let stopped = false;
+    let markError: unknown;
     let marking: Promise<void> = Promise.resolve();
     const travelling = new Set<Promise<void>>();
     const asked = this.opts.inFlight;
@@ -187,8 +188,10 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
         total += await markPublished(this.db, batch.token, batch.ids, this.clock());
         await this.published(batch.messages);
       })().catch((e) => {
-        // A mark that failed stops the drain as a synchronous one would: nothing more is sent.
+        // A mark that failed stops the drain as a synchronous one would: nothing more is sent,
+        // and drain rejects with it even when later batches were marked.
         stopped = true;
+        markError ??= e;
         throw e;
       });
     try {
@@ -227,6 +230,7 @@ export class OutboxPublisher<DB extends KitTables = KitTables> {
       await Promise.allSettled(travelling);
       await marking;
     }
+    if (markError !== undefined) throw markError;
     return total;
   }
 
