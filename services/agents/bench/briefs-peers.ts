@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { usageSliceMs, usageSliceRows, usageSyncCommit } from '../../broker/src/relay/usage-recorder.ts';
+import { UsageJournal } from '../../broker/src/store/usage-journal.ts';
 import type { FakeRequest } from '../../broker/test/fakes/providers.ts';
 import { relayHarness } from '../../broker/test/relay-setup.ts';
 
@@ -24,7 +29,22 @@ const reply = (req: FakeRequest) => {
     }),
   };
 };
-const broker = await relayHarness({ fake: { record: false, script: reply } });
+// The usage recorder as the broker's app makes it (usage journal on, its default; slices on an
+// embedded PGlite): a reply's end waits for its call's journal line, not for the commit.
+const kind = process.env.TEST_POSTGRES_URL ? 'postgres' : 'pglite';
+const journalDir = mkdtempSync(join(tmpdir(), 'briefs-bench-journal-'));
+process.on('exit', () => rmSync(journalDir, { recursive: true, force: true }));
+const opened = UsageJournal.open(journalDir);
+opened.finish();
+const broker = await relayHarness({
+  fake: { record: false, script: reply },
+  recorder: {
+    journal: opened.journal,
+    syncCommit: usageSyncCommit(kind, false),
+    sliceRows: usageSliceRows(kind),
+    sliceMs: usageSliceMs(kind),
+  },
+});
 
 const P = '0192f000-0000-7000-8000-000000000001';
 const day = (path: string): unknown => {

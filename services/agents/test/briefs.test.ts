@@ -434,4 +434,35 @@ describe('the job’s batched writes', () => {
     await expect(writeRevisionsAlone(h.db, [pub(BO, 'x'), pub(BO, 'y')])).rejects.toThrow(/named twice/);
     expect(await rows(BO)).toHaveLength(1);
   });
+
+  it('20 AGT-265 AGT-276 AGT-279 concurrent writers of the same days (job batches in opposite orders, pastes): each revision numbered once, one published brief a day', async () => {
+    const at = new Date(NOW);
+    const pub = (recipient: string, text: string, origin: 'job' | 'pasted') => ({
+      recipient,
+      date: TODAY,
+      text,
+      status: 'published' as const,
+      origin,
+      writtenBy: origin === 'job' ? 'scheduler' : 'admin',
+      model: origin === 'job' ? 'gpt-4.1-mini' : null,
+      failure: null,
+      now: at,
+    });
+    const people = [ANA, BO, CY];
+    // Batches naming the days in opposite orders wait on each other's day locks, never in a cycle.
+    const writers = Array.from({ length: 6 }, (_, i) =>
+      writeRevisionsAlone(
+        h.db,
+        (i % 2 === 0 ? people : [...people].reverse()).map((p) => pub(p, `job ${i}`, 'job')),
+      ),
+    );
+    const pastes = people.map((p) => writeRevisionsAlone(h.db, [pub(p, `pasted for ${p}`, 'pasted')]));
+    await Promise.all([...writers, ...pastes]);
+    for (const p of people) {
+      const day = await rows(p);
+      expect(day.map((b) => b.revision)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(day.filter((b) => b.status === 'published')).toHaveLength(1);
+      expect(day.filter((b) => b.status === 'superseded').every((b) => b.superseded_by !== null)).toBe(true);
+    }
+  });
 });

@@ -146,21 +146,25 @@ type Write = (r: NewRevision) => Promise<Awaited<ReturnType<typeof writeRevision
 /** Most revisions written in one transaction by the job. */
 const BATCH_MAX = 32;
 /** How long the first revision of a batch waits for others (the job's calls do not wait on it). */
-const GATHER_MS = 10;
+const GATHER_MS = 50;
 
 /**
- * The job's writes, batched: a revision waits up to GATHER_MS for others ready meanwhile, and
- * they go in one transaction of a few statements (embedded PGlite spends its CPU per statement,
- * and runs a whole transaction without yielding to I/O, so without the wait no two replies would
- * meet). The model calls never wait on a write. A batch that fails is written again one recipient
- * at a time, so one recipient's failure never loses another's brief.
+ * The job's writes, batched: a revision waits up to GATHER_MS, or until BATCH_MAX are waiting, for
+ * others ready meanwhile, and they go in one transaction of a few statements (embedded PGlite
+ * spends its CPU per statement, not per row, and runs a whole transaction without yielding to I/O,
+ * so each batch holds up every call in flight). `last()` says no more will come: what waits is
+ * written at once, so the job's end never waits out the window. The model calls never wait on a
+ * write. A batch that fails is written again one recipient at a time, so one recipient's failure
+ * never loses another's brief.
  */
-function batchedWrites(database: Database<DB>): Write {
+function batchedWrites(database: Database<DB>): { write: Write; last: () => void } {
   const pending: { r: NewRevision; resolve: (w: Awaited<ReturnType<Write>>) => void; reject: (e: unknown) => void }[] =
     [];
   let flushing = false;
+  let ended = false;
   let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
+    clearTimeout(timer);
     timer = undefined;
     flushing = true;
     try {
@@ -180,12 +184,22 @@ function batchedWrites(database: Database<DB>): Write {
       flushing = false;
     }
   };
-  return (r) =>
-    new Promise((resolve, reject) => {
-      pending.push({ r, resolve, reject });
-      if (flushing || timer) return;
-      timer = setTimeout(() => void flush(), GATHER_MS);
-    });
+  const schedule = () => {
+    if (flushing) return;
+    if (ended || pending.length >= BATCH_MAX) void flush();
+    else timer ??= setTimeout(() => void flush(), GATHER_MS);
+  };
+  return {
+    write: (r) =>
+      new Promise((resolve, reject) => {
+        pending.push({ r, resolve, reject });
+        schedule();
+      }),
+    last: () => {
+      ended = true;
+      schedule();
+    },
+  };
 }
 
 /** Stores what became of a recipient: the brief, or a draft naming the reason. */
@@ -246,7 +260,7 @@ export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): P
   const result: BriefJobResult = { date, written: [], kept: [], failed: [] };
   const queue = [...people];
   const stores: Promise<void>[] = [];
-  const write = batchedWrites(deps.database);
+  const { write, last } = batchedWrites(deps.database);
   const finish = (r: Prepared | BriefReady) =>
     stores.push(
       store(deps, write, r, date, regenerate).then(
@@ -273,6 +287,7 @@ export async function dailyBriefs(deps: BriefJobDeps, params: BriefJobParams): P
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.settings.concurrency, people.length)) }, worker));
+  last();
   await Promise.all(stores);
   result.written.sort();
   result.kept.sort();

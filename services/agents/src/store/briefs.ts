@@ -1,5 +1,5 @@
 import { isoOrThrow, uuidv7 } from '@platform/kit';
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type BriefFeedbackKind, type BriefStatus, normalizePassage } from '../domain/briefs.ts';
 import type { Briefs, Db } from './db.ts';
 
@@ -28,18 +28,6 @@ const view = (r: Selectable<Briefs>): BriefView => ({
   origin: r.origin as BriefView['origin'],
   created_at: new Date(isoOrThrow(r.created_at)).toISOString(),
 });
-
-/**
- * Serializes every write of one recipient's day (the job, a paste, a retried draft), so revisions
- * are numbered once and a concurrent paste and job never both stay published. Keys are locked in
- * sorted order, so two writers of several days never wait on each other in a cycle.
- */
-async function lockDays(trx: Db, keys: string[]): Promise<void> {
-  const sorted = [...new Set(keys)].sort();
-  await sql`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (
-    SELECT k FROM unnest(${sorted}::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n
-  ) AS s`.execute(trx);
-}
 
 /** The day's published brief, if any (the job keeps it unless regenerate: AGT-278). */
 export async function publishedBrief(db: Db, recipient: string, date: string): Promise<BriefView | undefined> {
@@ -81,71 +69,34 @@ export async function writeRevision(db: Db, r: NewRevision): Promise<Written> {
 }
 
 /**
- * writeRevision for several recipient days (each named once) in the transaction given, in four
- * statements whatever their number: the morning job writes hundreds, and on embedded PGlite each
- * statement's cost, not its rows, is most of a write. Answers in the order given.
+ * writeRevision for several recipient days (each named once) in the transaction given, in one
+ * statement whatever their number (write_brief_revisions, migration 0010: the day locks, the
+ * kept briefs, the supersede and the insert): the morning job writes hundreds, and on embedded
+ * PGlite each statement's cost, not its rows, is most of a write. Answers in the order given.
  */
 export async function writeRevisions(db: Db, rs: readonly NewRevision[]): Promise<Written[]> {
   if (rs.length === 0) return [];
   const keys = rs.map((r) => dayKey(r.recipient, r.date));
   if (new Set(keys).size !== keys.length) throw new Error('a recipient day is named twice in one write');
-  await lockDays(db, keys);
-  // Every revision of the days in one read: the live ones and the last numbers.
-  const found = await sql<Selectable<Briefs>>`SELECT * FROM briefs
-    WHERE recipient = ANY(${rs.map((r) => r.recipient)}::text[]) AND brief_date = ANY(${rs.map((r) => r.date)}::date[])`
-    .execute(db)
-    .then((q) => q.rows);
-  const days = new Map<string, Selectable<Briefs>[]>();
-  for (const b of found) {
-    const k = dayKey(b.recipient, b.brief_date);
-    const list = days.get(k);
-    if (list) list.push(b);
-    else days.set(k, [b]);
-  }
-  const out: (Written | undefined)[] = [];
-  const replaced: { id: string; by: string; at: Date }[] = [];
-  const rows: Insertable<Briefs>[] = [];
-  const inserted = new Map<string, number>();
-  rs.forEach((r, i) => {
-    const day = days.get(keys[i] as string) ?? [];
-    const live = day.filter((b) => b.status !== 'superseded');
-    const published = live.find((b) => b.status === 'published');
-    if (r.keepPublished && published) {
-      out.push({ outcome: 'kept', brief: view(published) });
-      return;
-    }
-    out.push(undefined);
-    const id = uuidv7(r.now.getTime());
-    for (const b of live)
-      if (r.status === 'published' || b.status === 'draft') replaced.push({ id: b.id, by: id, at: r.now });
-    inserted.set(id, i);
-    rows.push({
-      id,
-      recipient: r.recipient,
-      brief_date: r.date,
-      revision: day.reduce((n, b) => Math.max(n, b.revision), 0) + 1,
-      text: r.text,
-      status: r.status,
-      origin: r.origin,
-      written_by: r.writtenBy,
-      model: r.model,
-      failure: r.failure,
-      created_at: r.now,
-    });
-  });
-  // The replaced rows leave the partial unique indexes before the new ones enter them;
-  // superseded_by names a row inserted next: the reference is checked at commit (DEFERRABLE).
-  if (replaced.length > 0) {
-    const ids = replaced.map((x) => x.id);
-    await sql`UPDATE briefs SET status = 'superseded',
-        superseded_by = (${replaced.map((x) => x.by)}::uuid[])[array_position(${ids}::uuid[], id)],
-        superseded_at = (${replaced.map((x) => x.at.toISOString())}::timestamptz[])[array_position(${ids}::uuid[], id)]
-      WHERE id = ANY(${ids}::uuid[])`.execute(db);
-  }
-  if (rows.length > 0) {
-    for (const row of await db.insertInto('briefs').values(rows).returningAll().execute()) {
-      out[inserted.get(row.id) as number] = { outcome: 'written', brief: view(row) };
-    }
+  const revs = rs.map((r, ord) => ({
+    ord,
+    id: uuidv7(r.now.getTime()),
+    recipient: r.recipient,
+    brief_date: r.date,
+    text: r.text,
+    status: r.status,
+    origin: r.origin,
+    written_by: r.writtenBy,
+    model: r.model,
+    failure: r.failure,
+    created_at: r.now.toISOString(),
+    keep_published: r.keepPublished === true,
+  }));
+  const answered = await sql<{ write_brief_revisions: { ord: number; kept: boolean; brief: Selectable<Briefs> } }>`
+    SELECT write_brief_revisions(${JSON.stringify(revs)}::jsonb)`.execute(db);
+  const out: (Written | undefined)[] = rs.map(() => undefined);
+  for (const { write_brief_revisions: w } of answered.rows) {
+    out[w.ord] = { outcome: w.kept ? 'kept' : 'written', brief: view(w.brief) };
   }
   return out.map((w) => {
     if (!w) throw new Error('a brief revision was neither written nor kept');
