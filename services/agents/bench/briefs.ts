@@ -46,9 +46,12 @@ export interface BriefsBenchOptions {
   warmupMs?: number;
 }
 
-function startPeers(providerMs: number) {
+/** The peers' broker keeps its usage on the bench's kind of database (a fresh schema on DATABASE_URL for postgres). */
+function startPeers(providerMs: number, kind: BenchKind) {
+  const { TEST_POSTGRES_URL: _, ...env } = process.env;
   const child = fork(fileURLToPath(new URL('./briefs-peers.ts', import.meta.url)), [String(providerMs)], {
     execArgv: ['--conditions=source', '--import', 'tsx'],
+    env: kind === 'postgres' ? { ...env, TEST_POSTGRES_URL: process.env.DATABASE_URL } : env,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise<{ brokerUrl: string; workspaceUrl: string; stop: () => Promise<void> }>((resolve, reject) => {
@@ -77,7 +80,7 @@ export async function briefsBench(o: BriefsBenchOptions) {
   const rounds = o.rounds ?? num('BENCH_BRIEFS_ROUNDS', 7);
   const warmupMs = o.warmupMs ?? num('BENCH_BRIEFS_WARMUP_MS', 2000);
   const people = Array.from({ length: recipients }, (_, i) => `person${String(i).padStart(4, '0')}@briefs.bench`);
-  const peers = await startPeers(providerMs);
+  const peers = await startPeers(providerMs, kind);
   const bench = await benchDatabase<DB>('agents', MIGRATIONS, kind);
   const config = agentsConfig({
     SERVICE_TOKEN: 'agents-bench',
