@@ -111,9 +111,7 @@ describe('13.5 the publisher holds no transaction across the bus', () => {
   });
 
   it('13.5 a publisher killed mid-send: its rows wait out the lease, then another publisher takes them over and every event is delivered at least once', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 5; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(5);
     const ids = await eventIds(service);
     const t0 = new Date();
     // The killed publisher: it claimed the rows and never comes back to mark them.
@@ -156,9 +154,7 @@ describe('13.5 the publisher holds no transaction across the bus', () => {
   });
 
   it('13.5 a failed send records the attempt and releases the claim, so the next poll sends the rows in order', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 4; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(4);
     const real = new MemoryBus();
     let down = true;
     const flaky: Bus = {
@@ -185,9 +181,7 @@ describe('13.5 the publisher holds no transaction across the bus', () => {
 
 describe('22 the publisher keeps several batches on the bus at once', () => {
   it('22 a send does not wait for the answers to the one before, and the bus still gets the rows in the order they were written', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 8; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(8);
     const order: string[] = [];
     const answers: (() => void)[] = [];
     let startedTogether = 0;
@@ -245,11 +239,17 @@ async function until(check: () => Promise<boolean>, what: string) {
   throw new Error(`${what}: still not so after 5 s`);
 }
 
+/** A service of its own with `n` events written by commands, every older row drained first. */
+async function freshEvents(n: number): Promise<string> {
+  await drainAll();
+  const service = `s${randomUUID().slice(0, 8)}`;
+  for (let i = 0; i < n; i++) await command(service, `event ${i}`);
+  return service;
+}
+
 describe('22 the in-flight window of the publisher', () => {
   it('22 no more than inFlight batches are on the bus unanswered: the next one, already claimed, waits for an answer', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 8; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(8);
     const held = heldBus();
     const publisher = new OutboxPublisher(database.db, held.bus, { pollMs: 1_000, batch: 2, inFlight: 2 });
     const draining = publisher.drain();
@@ -267,9 +267,7 @@ describe('22 the in-flight window of the publisher', () => {
   });
 
   it('22 a batch that fails while later ones are delivered: those are marked, it is released and resent after them', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 6; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(6);
     const held = heldBus();
     const publisher = new OutboxPublisher(database.db, held.bus, { pollMs: 1_000, batch: 2, inFlight: 3 });
     const draining = publisher.drain();
@@ -288,9 +286,7 @@ describe('22 the in-flight window of the publisher', () => {
   });
 
   it('22 stop() ends a running drain after the batches it has on the bus, gives back what it claimed ahead, and a drain after it runs whole', async () => {
-    await drainAll();
-    const service = `s${randomUUID().slice(0, 8)}`;
-    for (let i = 0; i < 8; i++) await command(service, `event ${i}`);
+    const service = await freshEvents(8);
     const held = heldBus();
     const publisher = new OutboxPublisher(database.db, held.bus, { pollMs: 1_000, batch: 2, inFlight: 1 });
     const draining = publisher.drain();
