@@ -143,16 +143,16 @@ interface BriefReady {
 
 type Write = (r: NewRevision) => Promise<Awaited<ReturnType<typeof writeRevisionAlone>>>;
 
-/** Most revisions written in one transaction by the job. */
+/** Most revisions written in one statement by the job. */
 const BATCH_MAX = 32;
 /** How long the first revision of a batch waits for others (the job's calls do not wait on it). */
 const GATHER_MS = 50;
 
 /**
  * The job's writes, batched: a revision waits up to GATHER_MS, or until BATCH_MAX are waiting, for
- * others ready meanwhile, and they go in one transaction of a few statements (embedded PGlite
- * spends its CPU per statement, not per row, and runs a whole transaction without yielding to I/O,
- * so each batch holds up every call in flight). `last()` says no more will come: what waits is
+ * others ready meanwhile, and they go in one statement (writeRevisions; embedded PGlite spends its
+ * CPU per statement more than per row, and runs a whole transaction without yielding to I/O, so
+ * each batch holds up every call in flight). `last()` says no more will come: what waits is
  * written at once, so the job's end never waits out the window. The model calls never wait on a
  * write. A batch that fails is written again one recipient at a time, so one recipient's failure
  * never loses another's brief.
