@@ -12,9 +12,9 @@ import { relayHarness } from '../../broker/test/relay-setup.ts';
  * The daily-briefs bench's peers, in their own process so their work does not share the agents
  * service's event loop: the broker's app (its relay, authenticator, budget gate and usage
  * recorder, on in-memory PGlite, or on a fresh schema of TEST_POSTGRES_URL when the bench sets
- * it) in front of its fake provider answering every chat call after argv[0] ms (default 20) with a brief citing the first fact it was given; and a fake workspace
- * speaking workspace's wire (envelopes) with a small fixed day per person: one project, two open
- * tasks, one meeting. Sends {brokerUrl, workspaceUrl}; any message stops it.
+ * it) in front of its fake provider answering every chat call after argv[0] ms (default 20)
+ * with a brief citing the first fact it was given; and a fake workspace speaking workspace's wire
+ * (envelopes) with a small fixed day per person: one project, two open tasks, one meeting. Sends {brokerUrl, workspaceUrl}; any message stops it.
  */
 const delay = Number(process.argv[2] ?? 20);
 
